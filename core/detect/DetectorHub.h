@@ -1,0 +1,81 @@
+#pragma once
+
+#include "ConsistencyOracle.h"
+#include "DetectorThresholds.h"
+#include "Observation.h"
+#include "model/Anomaly.h"
+
+#include <functional>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace ws {
+
+class KeyTable;
+
+struct StoreEntry {
+    KeyId key = kNoKey;
+    ResourceVersion rv = 0; // the object's resourceVersion as the store holds it
+};
+
+// Receives everything sources observe and runs the anomaly detectors of SPEC §2 on it. Each
+// detector is a small unit with its own state and thresholds; the hub routes each observation to
+// the detectors that need it and forwards what they raise to the sink. Not thread-safe: a
+// session owns one hub and calls it from its worker thread.
+class DetectorHub {
+public:
+    using Sink = std::function<void(const Anomaly&)>;
+
+    DetectorHub(const KeyTable& keys, DetectorThresholds thresholds = {});
+    ~DetectorHub();
+    DetectorHub(const DetectorHub&) = delete;
+    DetectorHub& operator=(const DetectorHub&) = delete;
+
+    void setSink(Sink sink);
+    void setHistoryOracle(const HistoryOracle* oracle); // may be null
+    const DetectorThresholds& thresholds() const;
+
+    WatcherId registerWatcher(const WatcherInfo& info);
+    const WatcherInfo& watcher(WatcherId id) const;
+
+    // Lists (Kubernetes LIST, etcd paged Range).
+    void listStarted(WatcherId w, TimeUs now, const ListRequest& request);
+    void listCompleted(WatcherId w, TimeUs now, ResourceVersion listRv, std::int64_t items);
+    void listFailed(WatcherId w, TimeUs now, const ObservedStatus& status);
+
+    // Watches. A response is what arrived in one piece: one etcd WatchResponse (fragments already
+    // merged), or one Kubernetes watch event.
+    void watchOpened(WatcherId w, TimeUs now, const WatchRequest& request);
+    void watchResponse(WatcherId w, TimeUs now, std::span<const ObservedEvent> events);
+    // A bookmark / etcd progress notification at rv. initialEventsEnd: the bookmark carries the
+    // k8s.io/initial-events-end annotation.
+    void watchProgress(WatcherId w, TimeUs now, ResourceVersion rv, bool initialEventsEnd);
+    // An ERROR event on a watch, or an etcd cancel with compact_revision.
+    void watchError(WatcherId w, TimeUs now, const ObservedStatus& status);
+    void watchClosed(WatcherId w, TimeUs now, WatchCloseReason reason);
+
+    // Sampled at least 10 times a second per watcher: its RV, the head RV of its resource, and
+    // how many seconds behind it is (age of the oldest event it should have and has not).
+    void watcherPosition(WatcherId w, TimeUs now, ResourceVersion rv, ResourceVersion head,
+                         double lagSeconds);
+
+    // A periodic consistency check of a store (the watch cache of an apiserver, or an informer's
+    // store) that claims to be at storeRv, against the source of truth.
+    void checkStore(WatcherId owner, TimeUs now, ResourceVersion storeRv,
+                    std::span<const StoreEntry> entries, const ConsistencyOracle& truth);
+
+    // Passes through an anomaly a source found itself (a malformed frame: stream-error).
+    void report(const Anomaly& anomaly);
+
+    // Lets time-based detectors (stalled watch-lists) fire without an observation.
+    void tick(TimeUs now);
+
+    std::int64_t raisedCount() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
+};
+
+} // namespace ws

@@ -1,0 +1,26 @@
+#pragma once
+
+#include "model/ResourceVersion.h"
+
+namespace ws {
+
+// The thresholds of the detectors, each with a default a demanding operator would accept.
+struct DetectorThresholds {
+    // retry-loop: the same error this many times in a row without progress.
+    int retryLoopCount = 5;
+    // relist-storm: relists of one resource within the window, across all its watchers ...
+    TimeUs relistStormWindow = seconds(10);
+    int relistStormCount = 10;
+    // ... or this share of the resource's watchers relisting within the window (with at least
+    // relistStormMinWatchers watchers).
+    double relistStormShare = 0.5;
+    int relistStormMinWatchers = 4;
+    // watcher-lag: seconds behind (age of the oldest event the watcher has not received yet).
+    double watcherLagSeconds = 10.0;
+    // stuck-watcher: RV unchanged this long while the head moved.
+    TimeUs stuckWatcherAfter = seconds(90);
+    // initial-events-stalled: no initial-events-end bookmark this long after a watch-list opened.
+    TimeUs initialEventsTimeout = seconds(30);
+};
+
+} // namespace ws

@@ -1,0 +1,60 @@
+#pragma once
+
+#include "model/Anomaly.h"
+#include "model/ResourceVersion.h"
+
+#include <QMetaType>
+#include <QPointF>
+#include <QString>
+#include <QVector>
+
+namespace ws {
+
+// One batched update from a session's worker thread to the GUI (at most ~30 a second). A value
+// type: it crosses threads by queued signal and owns everything it carries.
+
+struct CacheSnapshot {
+    QString resource;
+    QString apiserver;           // "apiserver-0"; empty for a source without an apiserver
+    ResourceVersion headRv = 0;  // etcd head (source of truth)
+    ResourceVersion cacheRv = 0; // watch-cache RV
+    qint64 bufferUsed = 0;
+    qint64 bufferCapacity = 0;
+    ResourceVersion bufferOldestRv = 0;
+    qint64 objects = 0;
+};
+
+struct WatcherSnapshot {
+    QString id;
+    QString resource;
+    QString apiserver;   // which apiserver it is connected to (empty for etcd watchers)
+    QString profile;     // client-go profile, "cacher", "etcdctl"...
+    QString state;       // "watching", "listing", "backoff", "terminated"...
+    ResourceVersion rv = 0;
+    qint64 lagRevisions = 0;
+    double lagSeconds = 0;
+    qint64 eventsReceived = 0;
+    int relists = 0;
+};
+
+// New timeline samples since the previous update, per series (x = time in ms).
+struct SeriesDelta {
+    QString resource;
+    QString series;
+    QVector<QPointF> points;
+};
+
+struct EngineUpdate {
+    TimeUs now = 0;          // session time (virtual time for the simulator)
+    bool finished = false;
+    qint64 totalEvents = 0;  // events written to the source of truth so far
+    double eventsPerSecond = 0; // wall-clock ingest rate
+    QVector<CacheSnapshot> caches;
+    QVector<WatcherSnapshot> watchers;
+    AnomalyList anomalies;   // raised since the previous update
+    QVector<SeriesDelta> series;
+};
+
+} // namespace ws
+
+Q_DECLARE_METATYPE(ws::EngineUpdate)

@@ -1,0 +1,30 @@
+#pragma once
+
+#include "AnomalyKind.h"
+#include "ResourceVersion.h"
+
+#include <QMetaType>
+#include <QString>
+#include <QVector>
+
+namespace ws {
+
+// One flagged anomaly (SPEC §2). Time is relative to the start of the session; writers add the
+// session's wall-clock start to print absolute times.
+struct Anomaly {
+    TimeUs time = 0;
+    AnomalyKind kind = AnomalyKind::StreamError;
+    Severity severity = Severity::Error;
+    AnomalySource source = AnomalySource::Simulator;
+    QString resource;
+    QString key;        // empty: not applicable
+    ResourceVersion rv = 0; // 0: not applicable
+    QString watcher;    // empty: not applicable
+    QString message;
+};
+
+using AnomalyList = QVector<Anomaly>;
+
+} // namespace ws
+
+Q_DECLARE_METATYPE(ws::Anomaly)

@@ -1,0 +1,44 @@
+#pragma once
+
+#include <QString>
+#include <QStringView>
+#include <array>
+#include <optional>
+
+namespace ws {
+
+// The stable anomaly kinds of SPEC §2. The order is the order of the spec table.
+enum class AnomalyKind {
+    PrevKvNil,
+    RevisionGap,
+    RevisionRegression,
+    DuplicateEvent,
+    SplitRevision,
+    BookmarkViolation,
+    TooOldRv,
+    TooLargeRv,
+    RetryLoop,
+    RelistStorm,
+    WatcherLag,
+    StuckWatcher,
+    WatcherTerminated,
+    StaleObject,
+    InitialEventsStalled,
+    StreamError,
+};
+
+constexpr int kAnomalyKindCount = static_cast<int>(AnomalyKind::StreamError) + 1;
+
+enum class Severity { Info, Warning, Error };
+enum class AnomalySource { Etcd, Apiserver, Simulator };
+
+QString kindName(AnomalyKind kind);
+std::optional<AnomalyKind> kindFromName(QStringView name);
+const std::array<AnomalyKind, kAnomalyKindCount>& allAnomalyKinds();
+
+QString severityName(Severity severity);
+std::optional<Severity> severityFromName(QStringView name);
+QString sourceName(AnomalySource source);
+std::optional<AnomalySource> sourceFromName(QStringView name);
+
+} // namespace ws

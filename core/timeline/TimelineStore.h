@@ -1,0 +1,61 @@
+#pragma once
+
+#include "model/ResourceVersion.h"
+
+#include <QString>
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace ws {
+
+using SeriesId = int;
+
+struct TimelinePoint {
+    TimeUs time = 0;
+    double value = 0;
+};
+
+// Limits that keep memory bounded on long runs: the newest `fullResolutionSpan` of every series
+// is kept sample by sample; older data is folded into min/max buckets of `bucketSpan` (two points
+// per bucket), and at most `maxBuckets` buckets are kept (the oldest are dropped).
+struct TimelineLimits {
+    TimeUs fullResolutionSpan = seconds(120);
+    TimeUs bucketSpan = seconds(1);
+    int maxBuckets = 24 * 3600;
+};
+
+// SPEC §3 series per resource: head_rv, cache_rv, buffer_used, buffer_capacity,
+// buffer_oldest_rv, watcher_rv:<id>, watcher_lag:<id>, watcher_lag_seconds:<id>.
+// Not thread-safe: owned by the session's worker thread. Listeners see every sample as it is
+// appended (exporters stream them to files, so nothing is lost to downsampling).
+class TimelineStore {
+public:
+    using Listener = std::function<void(SeriesId, TimeUs, double)>;
+
+    explicit TimelineStore(TimelineLimits limits = {});
+    ~TimelineStore();
+    TimelineStore(const TimelineStore&) = delete;
+    TimelineStore& operator=(const TimelineStore&) = delete;
+
+    SeriesId series(const QString& resource, const QString& name); // finds or creates
+    const QString& resource(SeriesId id) const;
+    const QString& name(SeriesId id) const;
+    int seriesCount() const;
+
+    void append(SeriesId id, TimeUs time, double value);
+    void addListener(Listener listener);
+
+    // Every retained point in time order (old data as min/max pairs per bucket).
+    std::vector<TimelinePoint> points(SeriesId id) const;
+    // Points in [from, to], decimated to about 2*maxColumns points: min and max per column.
+    std::vector<TimelinePoint> decimated(SeriesId id, TimeUs from, TimeUs to,
+                                         int maxColumns) const;
+    std::size_t retainedPoints() const; // total over all series
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
+};
+
+} // namespace ws
