@@ -1,0 +1,125 @@
+#pragma once
+
+#include "EtcdWatchStream.h"
+#include "KubernetesKeyDecoder.h"
+#include "detect/DetectorHub.h"
+#include "model/Anomaly.h"
+#include "model/KeyTable.h"
+
+#include <QString>
+#include <QStringList>
+#include <QVector>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace ws {
+
+// Per Kubernetes resource, what the etcd stream showed.
+struct EtcdResourceStats {
+    QString resource;
+    qint64 objects = 0; // keys currently present
+    qint64 creates = 0;
+    qint64 updates = 0;
+    qint64 deletes = 0;
+    ResourceVersion lastRv = 0; // revision of the latest event of this resource
+    // kube-apiserver's watch cache for this resource, fed from the stream (Options::watchCache).
+    bool cacheReady = false;
+    ResourceVersion cacheRv = 0;
+    qint64 bufferUsed = 0;
+    qint64 bufferCapacity = 0;
+    ResourceVersion bufferOldestRv = 0;
+    qint64 cacheObjects = 0;
+};
+
+struct EtcdProcessorStats {
+    qint64 responses = 0;
+    qint64 events = 0;
+    qint64 revisions = 0;       // distinct revisions delivered by the watch
+    qint64 revisionsByList = 0; // revisions covered by a relist after a compacted cancel
+    qint64 progressNotifications = 0;
+    qint64 lists = 0; // completed lists, the first one included
+    qint64 compactedCancels = 0;
+    qint64 brokenStreams = 0;
+    qint64 protobufValues = 0;
+    qint64 jsonValues = 0;
+    qint64 encryptedValues = 0;
+    qint64 undecodableValues = 0;
+    qint64 bytes = 0; // key + value bytes of events and listed kvs
+    qint64 anomalies = 0;
+    ResourceVersion firstRevision = 0; // first event revision delivered
+    ResourceVersion lastRevision = 0;  // highest event revision delivered
+    ResourceVersion position = 0;      // what the processor is synced to (events, lists, progress)
+    ResourceVersion listRevision = 0;
+    ResourceVersion compactRevision = 0;
+    ResourceVersion headRevision = 0;
+    QString endpoint;
+    QString state;     // "listing", "watching", "reconnecting", "relisting"
+    QString lastError; // one line, no credentials
+};
+
+// Turns what an EtcdWatchStream delivers into observations: decodes keys and values (Kubernetes
+// resources, kinds), checks what only a client holding the previous values can check (IsCreate
+// and PrevKV content against the value last seen for the key), and feeds the DetectorHub, which
+// raises the SPEC §2 kinds (Ordered, Unique, Atomic, Bookmarkable, Reliable, prevkv-nil, ...).
+// Every callback and accessor takes the processor's mutex: the stream thread writes, a session's
+// sampling thread reads.
+class EtcdEventProcessor : public EtcdWatchListener {
+public:
+    struct Options {
+        std::string prefix = "/registry/"; // only keys under it are shown as resources
+        QString watcherId = QStringLiteral("watchscope/etcd");
+        bool seesEveryRevision = true; // the watch covers the whole keyspace
+        std::int64_t pageSize = 1000;
+        bool decodeValues = true;
+        int maxUndecodableReports = 100;
+        // Runs kube-apiserver's WatchCache per resource over the stream (ring buffer, capacity,
+        // cache RV as the cacher would have them); costs a copy of every value.
+        bool watchCache = false;
+    };
+    using AnomalyFn = std::function<void(const Anomaly&)>;
+    using Clock = std::function<TimeUs()>;
+
+    explicit EtcdEventProcessor(Options options, Clock clock = {});
+    ~EtcdEventProcessor() override;
+
+    // Called for every anomaly (with the processor's mutex held), on the raising thread.
+    void setAnomalySink(AnomalyFn sink);
+
+    // The head revision from Status polling (progress notifications update it too).
+    void noteHead(ResourceVersion head);
+    void noteCompactRevision(ResourceVersion rev);
+    void noteError(const QString& line);
+
+    // Samples the watcher's position into the hub (lag, stuck) and runs its timers.
+    void tick();
+
+    EtcdProcessorStats stats() const;
+    QVector<EtcdResourceStats> resourceStats() const;
+    QStringList resources() const;
+    AnomalyList anomalies() const;  // every anomaly so far
+    AnomalyList takeNewAnomalies(); // since the previous call
+    double lagSeconds() const;
+    TimeUs now() const;
+
+    // EtcdWatchListener
+    void listStarted(bool relist) override;
+    void listPage(const std::vector<const mvccpb::KeyValue*>& kvs) override;
+    void listCompleted(ResourceVersion listRevision, std::int64_t items) override;
+    void listFailed(const QString& message, bool compacted) override;
+    void watchOpened(ResourceVersion startRevision, const QString& endpoint) override;
+    void watchResponse(const etcdserverpb::WatchResponse& response) override;
+    void watchProgress(ResourceVersion revision) override;
+    void watchCompacted(ResourceVersion startRevision, ResourceVersion compactRevision) override;
+    void watchBroken(const QString& message, bool transport,
+                     std::chrono::milliseconds retryIn) override;
+
+private:
+    struct KeyState;
+    struct Impl;
+    std::unique_ptr<Impl> d;
+};
+
+} // namespace ws
