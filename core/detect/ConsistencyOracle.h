@@ -12,6 +12,7 @@ struct KeyTruth {
     bool exists = false;
     ResourceVersion modRv = 0;     // when exists: the key's current mod_revision
     ResourceVersion deletedRv = 0; // when !exists: the revision of its last delete (0: never seen)
+    TimeUs changedAt = 0;          // when that last change (write or delete) happened
 };
 
 class ConsistencyOracle {

@@ -27,9 +27,9 @@ struct CacheSnapshot {
 struct WatcherSnapshot {
     QString id;
     QString resource;
-    QString apiserver;   // which apiserver it is connected to (empty for etcd watchers)
-    QString profile;     // client-go profile, "cacher", "etcdctl"...
-    QString state;       // "watching", "listing", "backoff", "terminated"...
+    QString apiserver; // which apiserver it is connected to (empty for etcd watchers)
+    QString profile;   // client-go profile, "cacher", "etcdctl"...
+    QString state;     // "watching", "listing", "backoff", "terminated"...
     ResourceVersion rv = 0;
     qint64 lagRevisions = 0;
     double lagSeconds = 0;
@@ -45,13 +45,13 @@ struct SeriesDelta {
 };
 
 struct EngineUpdate {
-    TimeUs now = 0;          // session time (virtual time for the simulator)
+    TimeUs now = 0; // session time (virtual time for the simulator)
     bool finished = false;
-    qint64 totalEvents = 0;  // events written to the source of truth so far
+    qint64 totalEvents = 0;     // events written to the source of truth so far
     double eventsPerSecond = 0; // wall-clock ingest rate
     QVector<CacheSnapshot> caches;
     QVector<WatcherSnapshot> watchers;
-    AnomalyList anomalies;   // raised since the previous update
+    AnomalyList anomalies; // raised since the previous update
     QVector<SeriesDelta> series;
 };
 

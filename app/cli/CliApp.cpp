@@ -1,0 +1,190 @@
+#include "CliApp.h"
+
+#include "engine/SimulationRunner.h"
+#include "scenario/ScenarioLoader.h"
+#include "sim/Simulation.h"
+#include "util/Duration.h"
+
+#include <QCommandLineParser>
+#include <QTextStream>
+#include <atomic>
+#include <cstdio>
+#include <unistd.h>
+
+namespace ws {
+
+namespace {
+
+QTextStream& err() {
+    static QTextStream s(stderr);
+    return s;
+}
+
+int fail(const QString& message, int code = 2) {
+    err() << "watchscope-cli: " << message << Qt::endl;
+    return code;
+}
+
+const char* kUsage =
+    "usage: watchscope-cli <command> [options]\n"
+    "commands:\n"
+    "  scenarios                      list the built-in scenarios\n"
+    "  record SOURCE [options]        run a source and record anomalies and timelines\n"
+    "      SOURCE: --scenario NAME|FILE.yaml\n"
+    "      --resources LIST  --duration 30s  --speed X|max  --seed N\n"
+    "      --anomalies FILE.jsonl  --timeline FILE.(csv|jsonl|trace.json)\n";
+
+} // namespace
+
+int CliApp::usage(int exitCode) {
+    if (exitCode == 0)
+        QTextStream(stdout) << kUsage;
+    else
+        err() << kUsage;
+    return exitCode;
+}
+
+int CliApp::run(const QStringList& arguments) {
+    if (arguments.size() < 2)
+        return usage(2);
+    const QString command = arguments.at(1);
+    if (command == QLatin1String("--help") || command == QLatin1String("-h") ||
+        command == QLatin1String("help"))
+        return usage(0);
+    if (command == QLatin1String("--version")) {
+        QTextStream(stdout) << "watchscope-cli " << WS_VERSION << Qt::endl;
+        return 0;
+    }
+    const QStringList rest = arguments.mid(1);
+    if (command == QLatin1String("scenarios")) {
+        if (rest.size() > 1)
+            return fail(QStringLiteral("scenarios takes no arguments (got '%1')").arg(rest.at(1)));
+        return scenarios();
+    }
+    if (command == QLatin1String("record"))
+        return record(rest);
+    if (command == QLatin1String("export") || command == QLatin1String("serve") ||
+        command == QLatin1String("load"))
+        return fail(QStringLiteral("'%1' is not available in this build yet").arg(command));
+    return fail(QStringLiteral("unknown command '%1' (try --help)").arg(command));
+}
+
+int CliApp::scenarios() {
+    QTextStream out(stdout);
+    int width = 0;
+    const QStringList names = ScenarioLoader::builtinNames();
+    for (const QString& n : names)
+        width = std::max(width, static_cast<int>(n.size()));
+    for (const QString& n : names) {
+        QString error;
+        const auto s = ScenarioLoader::load(n, &error);
+        if (!s)
+            return fail(error, 1);
+        out << n.leftJustified(width + 2) << s->description << '\n';
+    }
+    return 0;
+}
+
+int CliApp::record(const QStringList& arguments) {
+    QCommandLineParser parser;
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    const QCommandLineOption scenario(QStringLiteral("scenario"), {}, QStringLiteral("NAME"));
+    const QCommandLineOption etcd(QStringLiteral("etcd"), {}, QStringLiteral("URLS"));
+    const QCommandLineOption prefix(QStringLiteral("prefix"), {}, QStringLiteral("PREFIX"));
+    const QCommandLineOption kubeconfig(QStringLiteral("kubeconfig"), {}, QStringLiteral("PATH"));
+    const QCommandLineOption context(QStringLiteral("context"), {}, QStringLiteral("NAME"));
+    const QCommandLineOption server(QStringLiteral("server"), {}, QStringLiteral("URL"));
+    const QCommandLineOption resources(QStringLiteral("resources"), {}, QStringLiteral("LIST"));
+    const QCommandLineOption duration(QStringLiteral("duration"), {}, QStringLiteral("D"));
+    const QCommandLineOption speed(QStringLiteral("speed"), {}, QStringLiteral("X"));
+    const QCommandLineOption seed(QStringLiteral("seed"), {}, QStringLiteral("N"));
+    const QCommandLineOption out(QStringLiteral("out"), {}, QStringLiteral("FILE"));
+    const QCommandLineOption anomalies(QStringLiteral("anomalies"), {}, QStringLiteral("FILE"));
+    const QCommandLineOption timeline(QStringLiteral("timeline"), {}, QStringLiteral("FILE"));
+    parser.addOptions({scenario, etcd, prefix, kubeconfig, context, server, resources, duration,
+                       speed, seed, out, anomalies, timeline});
+    if (!parser.parse(arguments))
+        return fail(QStringLiteral("record: %1").arg(parser.errorText()));
+    if (!parser.positionalArguments().isEmpty())
+        return fail(QStringLiteral("record: unexpected argument '%1'")
+                        .arg(parser.positionalArguments().first()));
+    const int sources = int(parser.isSet(scenario)) + int(parser.isSet(etcd)) +
+                        int(parser.isSet(kubeconfig)) + int(parser.isSet(server));
+    if (sources != 1)
+        return fail(QStringLiteral("record: give exactly one source: --scenario NAME, --etcd URLS, "
+                                   "--kubeconfig PATH or --server URL"));
+    if (!parser.isSet(scenario))
+        return fail(QStringLiteral("record: only --scenario sources are available in this build"));
+
+    SimulationOptions options;
+    options.scenario = parser.value(scenario);
+    if (parser.isSet(duration)) {
+        QString error;
+        const auto d = parseDuration(parser.value(duration), &error);
+        if (!d || *d <= 0)
+            return fail(QStringLiteral("--duration: %1")
+                            .arg(d ? QStringLiteral("must be positive") : error));
+        options.duration = *d;
+    }
+    if (parser.isSet(speed)) {
+        const QString v = parser.value(speed);
+        bool ok = false;
+        const double x = v == QLatin1String("max") ? 0.0 : v.toDouble(&ok);
+        if (v != QLatin1String("max") && (!ok || x <= 0 || x > 1e6))
+            return fail(
+                QStringLiteral("--speed: bad value '%1': expected a positive number or 'max'")
+                    .arg(v));
+        options.speed = x;
+    }
+    if (parser.isSet(seed)) {
+        bool ok = false;
+        const qulonglong s = parser.value(seed).toULongLong(&ok);
+        if (!ok)
+            return fail(QStringLiteral("--seed: bad value '%1': expected a non-negative integer")
+                            .arg(parser.value(seed)));
+        options.seed = s;
+    }
+    options.outputs.anomaliesPath = parser.value(anomalies);
+    options.outputs.timelinePath = parser.value(timeline);
+    options.outputs.capturePath = parser.value(out);
+
+    SimulationRunner runner;
+    QString error;
+    if (!runner.prepare(options, &error))
+        return fail(error);
+    if (parser.isSet(resources)) {
+        const QStringList known = runner.resources();
+        for (const QString& r : parser.value(resources).split(QLatin1Char(','), Qt::SkipEmptyParts))
+            if (!known.contains(r))
+                return fail(
+                    QStringLiteral("--resources: scenario has no resource '%1' (it has: %2)")
+                        .arg(r, known.join(QStringLiteral(", "))));
+    }
+    const bool progress = isatty(fileno(stderr));
+    std::atomic<bool> stop{false};
+    TimeUs lastProgress = -kUsPerSecond;
+    const TimeUs total = runner.simulation().duration();
+    const bool ok = runner.run(
+        stop,
+        [&](EngineUpdate&& u) {
+            if (!progress || (u.now - lastProgress < kUsPerSecond && !u.finished))
+                return;
+            lastProgress = u.now;
+            err() << QStringLiteral("\r%1 / %2 virtual  %3 events  %4 events/s  %5 anomalies ")
+                         .arg(formatDuration(u.now), formatDuration(total))
+                         .arg(u.totalEvents)
+                         .arg(qRound64(u.eventsPerSecond))
+                         .arg(runner.anomalies().size())
+                  << (u.finished ? "\n" : "") << Qt::flush;
+        },
+        &error, milliseconds(200));
+    if (!ok)
+        return fail(error, 1);
+    QTextStream(stdout) << QStringLiteral("recorded %1 of %2: %3 events, %4 anomalies\n")
+                               .arg(formatDuration(runner.simulation().now()), runner.description())
+                               .arg(runner.simulation().totalWrites())
+                               .arg(runner.anomalies().size());
+    return 0;
+}
+
+} // namespace ws

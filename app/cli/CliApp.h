@@ -1,0 +1,19 @@
+#pragma once
+
+#include <QStringList>
+
+namespace ws {
+
+// The command dispatcher of watchscope-cli. Every failure ends in one line on stderr and a
+// non-zero exit code: 2 for bad input, 1 when the work itself failed.
+class CliApp {
+public:
+    int run(const QStringList& arguments);
+
+private:
+    int scenarios();
+    int record(const QStringList& arguments);
+    int usage(int exitCode);
+};
+
+} // namespace ws

@@ -1,0 +1,82 @@
+#pragma once
+
+#include "model/ResourceVersion.h"
+
+#include <QString>
+#include <QStringList>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace ws {
+
+// A scenario file (resources/scenarios/*.yaml) as data: the cluster, the server and client
+// profiles and the timed faults. It says nothing about which anomalies to expect: those come
+// from the simulated machinery.
+
+struct ResourceSpec {
+    QString name;      // plural: configmaps, pods
+    int objects = 100; // objects kept alive (creates and deletes balance around it)
+    double writesPerSecond = 10;
+    int valueBytes = 1024;     // serialized object size
+    double deleteShare = 0.05; // share of writes that delete (an equal share creates)
+    int namespaces = 3;
+    int selectorGroups = 10; // objects spread over node-0..node-N-1 (field selector targets)
+};
+
+struct EtcdSpec {
+    QString version = QStringLiteral("3.4.23");
+    TimeUs progressNotifyInterval = seconds(5);
+    TimeUs compactionInterval = seconds(300); // kube-apiserver --etcd-compaction-interval
+    double streamEventsPerSecond = 0;         // how fast one gRPC watch stream drains (0: no limit)
+};
+
+struct ServerSpec {
+    QString version = QStringLiteral("1.30");
+    int count = 1;
+    std::optional<bool> separateCacheWatchRpc;
+    std::optional<bool> watchList;
+    std::optional<bool> consistentListFromCache;
+};
+
+struct ClientSpec {
+    QString name; // id prefix: <name>-<n>
+    QString resource;
+    int count = 1;
+    QString clientGo = QStringLiteral("current");
+    double readEventsPerSecond = 0; // 0: reads as fast as events come
+    int selectorGroup = -1;         // -1: none; watches spec.nodeName=node-<group>
+    int apiserver = -1;             // -1: spread over the apiservers
+    TimeUs startAt = 0;
+};
+
+struct FaultSpec {
+    TimeUs at = 0;
+    QString kind; // compact, restart-apiserver, partition-apiserver, stall-stream,
+                  // restart-client, slow-reader, write-burst
+    int apiserver = 0;
+    QString client;   // client name prefix (all its instances) for client faults
+    QString resource; // for write-burst
+    TimeUs duration = 0;
+    double rate = 0;     // slow-reader: events/s; write-burst: writes/s
+    int toApiserver = 0; // restart-client: where it reconnects
+    TimeUs stagger = 0;  // restart-apiserver with count>1: one after the other
+};
+
+struct Scenario {
+    QString name;
+    QString description; // one line
+    QString explanation; // what happens, why, which versions, the upstream fix, what to do
+    TimeUs duration = seconds(60);
+    std::uint64_t seed = 1;
+    EtcdSpec etcd;
+    ServerSpec server;
+    std::vector<ResourceSpec> resources;
+    std::vector<ClientSpec> clients;
+    std::vector<FaultSpec> faults;
+    QString sourcePath; // where it was loaded from
+
+    QStringList resourceNames() const;
+};
+
+} // namespace ws

@@ -1,0 +1,43 @@
+#pragma once
+
+#include "model/ResourceVersion.h"
+
+#include <QString>
+#include <optional>
+
+namespace ws {
+
+// How a kube-apiserver version behaves on the paths WatchScope watches
+// (reference/kubernetes-watch.md §1-§5). Feature gates can be overridden per scenario.
+struct ServerProfile {
+    QString version = QStringLiteral("1.30");
+    int minor = 30;
+    int patch = 0;
+
+    bool separateCacheWatchRpc = true;    // gate SeparateCacheWatchRPC (on from 1.30)
+    bool watchList = false;               // gate WatchList (alpha 1.27, on 1.32, off 1.33, on 1.34)
+    bool consistentListFromCache = false; // gate ConsistentListFromCache (on from 1.31)
+
+    TimeUs eventFreshDuration = seconds(75);
+    TimeUs blockTimeout = seconds(3);              // wait for a too-large RV before 504
+    TimeUs internalErrorRetryWindow = seconds(30); // cacher MaxInternalErrorRetryDuration
+    TimeUs bookmarkInterval = seconds(60);
+
+    // 410 reason: Gone up to 1.17, Expired from 1.18.
+    QString tooOldReason() const {
+        return minor >= 18 ? QStringLiteral("Expired") : QStringLiteral("Gone");
+    }
+    // The cacher retries an InternalError (PrevKv=nil) from its last RV for 30 s from 1.25
+    // (PR #111387); before, any watch error made it relist.
+    bool retriesInternalErrors() const { return minor >= 25; }
+    // Watch with RV="" served from etcd, sharing the cacher's gRPC stream: 1.27.0-1.27.12
+    // (PR #115096, reverted behind a gate in 1.27.13 / #124007).
+    bool watchWithoutRvFromEtcd() const { return minor == 27 && patch < 13; }
+    // The cacher's etcd watch asks for progress notifications (EfficientWatchResumption, on
+    // from 1.21): before, a quiet resource's cache RV only moves with its own events.
+    bool cacherProgressNotify() const { return minor >= 21; }
+
+    static std::optional<ServerProfile> fromVersion(const QString& version, QString* error);
+};
+
+} // namespace ws

@@ -1,0 +1,134 @@
+#include "WatchCache.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+namespace ws {
+
+WatchCache::WatchCache(WatchCacheLimits limits)
+    : m_limits(limits),
+      m_ring(std::clamp(limits.initialCapacity, limits.minCapacity, limits.maxCapacity)) {}
+
+void WatchCache::replace(const std::vector<KeyValuePtr>& objects, ResourceVersion listRv,
+                         TimeUs now) {
+    (void)now;
+    m_store.clear();
+    for (const auto& o : objects)
+        m_store.set(o->key, o);
+    m_ring.clear();
+    m_evictedSinceReplace = false;
+    m_rv = listRv;
+    m_listRv = listRv;
+    m_ready = true;
+}
+
+void WatchCache::reset() {
+    m_store.clear();
+    m_ring.clear();
+    m_ready = false;
+    m_evictedSinceReplace = false;
+    m_rv = 0;
+    m_listRv = 0;
+}
+
+void WatchCache::resizeIfFull(TimeUs now) {
+    if (!m_ring.full())
+        return;
+    const std::size_t cap = m_ring.capacity();
+    const TimeUs oldest = m_ring.at(m_ring.startIndex())->recordTime;
+    if (now - oldest < m_limits.eventFreshDuration) {
+        // Events are young: the buffer is too small for the event rate; grow.
+        const std::size_t grown = std::min(cap * 2, m_limits.maxCapacity);
+        if (grown > cap) {
+            m_ring.resize(grown);
+            ++m_increases;
+        }
+        return;
+    }
+    const TimeUs quarter = m_ring.at(m_ring.endIndex() - cap / 4)->recordTime;
+    if (now - quarter > m_limits.eventFreshDuration) {
+        // Even the newest quarter is stale: shrink, keeping the newest events.
+        const std::size_t shrunk = std::max(cap / 2, m_limits.minCapacity);
+        if (shrunk < cap) {
+            m_ring.resize(shrunk);
+            m_evictedSinceReplace = true;
+            ++m_decreases;
+        }
+    }
+}
+
+CacheEventPtr WatchCache::add(WatchEventType type, KeyId key, ResourceVersion rv,
+                              KeyValuePtr object, TimeUs now, TimeUs commitTime) {
+    KeyValuePtr prev = this->object(key);
+    if (type == WatchEventType::Deleted)
+        m_store.erase(key);
+    else
+        m_store.set(key, object);
+    resizeIfFull(now);
+    if (m_ring.full())
+        m_evictedSinceReplace = true;
+    auto event = CacheEventPtr::make(
+        CacheEvent{type, key, rv, std::move(object), std::move(prev), now, commitTime});
+    m_ring.push(event);
+    m_rv = rv;
+    return event;
+}
+
+void WatchCache::updateResourceVersion(ResourceVersion rv) {
+    if (rv > m_rv)
+        m_rv = rv;
+}
+
+ResourceVersion WatchCache::oldestRv() const {
+    if (m_evictedSinceReplace && !m_ring.empty())
+        return m_ring.at(m_ring.startIndex())->rv;
+    return m_listRv + 1;
+}
+
+WatchCache::Start WatchCache::startFrom(ResourceVersion rv) const {
+    Start s;
+    const ResourceVersion oldest = oldestRv();
+    if (rv < oldest - 1) {
+        s.tooOld = true;
+        s.oldestMinusOne = oldest - 1;
+        return s;
+    }
+    // Binary search for the first event with RV > rv.
+    std::size_t lo = m_ring.startIndex(), hi = m_ring.endIndex();
+    while (lo < hi) {
+        const std::size_t mid = lo + (hi - lo) / 2;
+        if (m_ring.at(mid)->rv <= rv)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    s.index = lo;
+    return s;
+}
+
+WatchCache::Memory WatchCache::memory() const {
+    Memory m;
+    std::unordered_set<const KeyValue*> seen;
+    auto countObject = [&](const KeyValuePtr& o) {
+        if (!o || !seen.insert(o.get()).second)
+            return;
+        m.heldBytes += sizeof(KeyValue) + KeyValuePtr::overheadBytes() +
+                       (o->value.capacity() > 15 ? o->value.capacity() + 1 : 0);
+        m.serializedBytes += o->value.size();
+        ++m.distinctObjects;
+    };
+    // The store: the per-key slot and position vectors, the key list.
+    m.heldBytes += m_store.indexBytes();
+    for (KeyId k : m_store.keys())
+        countObject(m_store.get(k));
+    m.heldBytes += m_ring.capacity() * sizeof(CacheEventPtr);
+    for (std::size_t i = m_ring.startIndex(); i < m_ring.endIndex(); ++i) {
+        const CacheEventPtr& e = m_ring.at(i);
+        m.heldBytes += sizeof(CacheEvent) + CacheEventPtr::overheadBytes();
+        countObject(e->object);
+        countObject(e->prevObject);
+    }
+    return m;
+}
+
+} // namespace ws

@@ -1,0 +1,147 @@
+#include "SimEtcd.h"
+
+#include "EtcdWatchHub.h"
+
+#include <algorithm>
+
+namespace ws {
+
+namespace {
+const KeyValuePtr kNoValue;
+}
+
+SimEtcd::SimEtcd(const SimKeyspace& keyspace)
+    : m_keyspace(keyspace), m_hub(std::make_unique<EtcdWatchHub>(*this)) {}
+
+SimEtcd::~SimEtcd() = default;
+
+SimEtcd::KeyState& SimEtcd::state(KeyId key) {
+    if (key >= m_keys.size())
+        m_keys.resize(static_cast<size_t>(key) + 1);
+    return m_keys[key];
+}
+
+const KeyValuePtr& SimEtcd::get(KeyId key) const {
+    return key < m_keys.size() ? m_keys[key].current : kNoValue;
+}
+
+ResourceVersion SimEtcd::put(TimeUs now, KeyId key, std::string value) {
+    KeyState& st = state(key);
+    const ResourceVersion rev = ++m_rev;
+    KeyValuePtr prev = st.current;
+    const bool create = !prev;
+    st.current = KeyValuePtr::make(KeyValue{key, create ? rev : prev->createRev, rev,
+                                            create ? 1 : prev->version + 1, std::move(value)});
+    st.changedAt = now;
+    if (create) {
+        const int resource = m_keyspace.resourceOf(key);
+        if (static_cast<size_t>(resource) >= m_live.size())
+            m_live.resize(static_cast<size_t>(resource) + 1);
+        auto& live = m_live[static_cast<size_t>(resource)];
+        st.livePos = static_cast<std::uint32_t>(live.size());
+        live.push_back(key);
+    }
+    append(MvccEvent{rev, key, MvccEventType::Put, now, st.current, std::move(prev)});
+    return rev;
+}
+
+ResourceVersion SimEtcd::remove(TimeUs now, KeyId key) {
+    if (key >= m_keys.size() || !m_keys[key].current)
+        return 0;
+    KeyState& st = m_keys[key];
+    const ResourceVersion rev = ++m_rev;
+    KeyValuePtr prev = std::move(st.current);
+    st.current = nullptr;
+    st.deletedRev = rev;
+    st.changedAt = now;
+    auto& live = m_live[m_keyspace.resourceOf(key)];
+    const KeyId moved = live.back();
+    live[st.livePos] = moved;
+    m_keys[moved].livePos = st.livePos;
+    live.pop_back();
+    append(MvccEvent{rev, key, MvccEventType::Delete, now, nullptr, std::move(prev)});
+    return rev;
+}
+
+void SimEtcd::append(MvccEvent&& event) {
+    if (m_history.empty())
+        m_historyBase = event.rev;
+    const auto resource = static_cast<size_t>(m_keyspace.resourceOf(event.key));
+    if (resource >= m_resourceRevisions.size())
+        m_resourceRevisions.resize(resource + 1);
+    m_resourceRevisions[resource].push_back(RevisionTime{event.rev, event.commitTime});
+    m_history.push_back(std::move(event));
+    m_hub->notify(m_history.back());
+}
+
+bool SimEtcd::compact(ResourceVersion rev) {
+    if (rev <= m_compactRev || rev > m_rev)
+        return false;
+    m_compactRev = rev;
+    // Revisions below the compact revision can no longer be read; the history a watcher would
+    // catch up from starts at it.
+    while (!m_history.empty() && m_history.front().rev < rev) {
+        m_history.pop_front();
+        ++m_historyBase;
+    }
+    if (m_history.empty())
+        m_historyBase = m_rev + 1;
+    for (auto& revs : m_resourceRevisions)
+        while (!revs.empty() && revs.front().rev < rev)
+            revs.pop_front();
+    return true;
+}
+
+const std::vector<KeyId>& SimEtcd::liveKeys(int resource) const {
+    static const std::vector<KeyId> none;
+    return static_cast<size_t>(resource) < m_live.size() ? m_live[static_cast<size_t>(resource)]
+                                                         : none;
+}
+
+const MvccEvent* SimEtcd::eventAt(ResourceVersion rev) const {
+    if (rev < m_historyBase ||
+        rev >= m_historyBase + static_cast<ResourceVersion>(m_history.size()))
+        return nullptr;
+    return &m_history[static_cast<size_t>(rev - m_historyBase)];
+}
+
+ResourceVersion SimEtcd::nextRevision(int resource, ResourceVersion after) const {
+    if (static_cast<size_t>(resource) >= m_resourceRevisions.size())
+        return 0;
+    const auto& revs = m_resourceRevisions[static_cast<size_t>(resource)];
+    auto it =
+        std::upper_bound(revs.begin(), revs.end(), after,
+                         [](ResourceVersion r, const RevisionTime& rt) { return r < rt.rev; });
+    return it == revs.end() ? 0 : it->rev;
+}
+
+ResourceVersion SimEtcd::nextRevision(const QString& resource, ResourceVersion after) const {
+    const int index = m_keyspace.resourceIndex(resource);
+    if (index < 0 || after + 1 < m_historyBase)
+        return 0; // compacted: the history cannot say
+    return nextRevision(index, after);
+}
+
+TimeUs SimEtcd::firstChangeTimeAfter(int resource, ResourceVersion after) const {
+    if (static_cast<size_t>(resource) >= m_resourceRevisions.size())
+        return -1;
+    const auto& revs = m_resourceRevisions[static_cast<size_t>(resource)];
+    auto it =
+        std::upper_bound(revs.begin(), revs.end(), after,
+                         [](ResourceVersion r, const RevisionTime& rt) { return r < rt.rev; });
+    return it == revs.end() ? -1 : it->time;
+}
+
+KeyTruth SimEtcd::truth(KeyId key) const {
+    KeyTruth t;
+    if (key >= m_keys.size())
+        return t;
+    const KeyState& st = m_keys[key];
+    t.exists = static_cast<bool>(st.current);
+    t.modRv = t.exists ? st.current->modRev : 0;
+    t.deletedRv = t.exists ? 0 : st.deletedRev;
+    t.changedAt = st.changedAt;
+    return t;
+}
+
+} // namespace ws

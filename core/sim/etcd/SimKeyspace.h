@@ -1,0 +1,35 @@
+#pragma once
+
+#include "model/KeyTable.h"
+
+#include <QString>
+#include <vector>
+
+namespace ws {
+
+// The simulated cluster's keys: the interned key strings, and for each key the resource it
+// belongs to and the selector group its object carries (a stand-in for spec.nodeName / labels).
+class SimKeyspace {
+public:
+    int addResource(const QString& plural);
+    int resourceCount() const { return static_cast<int>(m_resources.size()); }
+    const QString& resourceName(int resource) const { return m_resources[resource]; }
+    int resourceIndex(const QString& plural) const;
+
+    KeyId addKey(int resource, const QString& ns, const QString& name, int selectorGroup);
+    int resourceOf(KeyId key) const { return m_keyResource[key]; }
+    int selectorGroupOf(KeyId key) const { return m_keyGroup[key]; }
+    const QString& nameOf(KeyId key) const { return m_keyName[key]; }
+    const QString& namespaceOf(KeyId key) const { return m_keyNamespace[key]; }
+    const KeyTable& keys() const { return m_keys; }
+
+private:
+    KeyTable m_keys;
+    std::vector<QString> m_resources;
+    std::vector<int> m_keyResource;
+    std::vector<int> m_keyGroup;
+    std::vector<QString> m_keyName;
+    std::vector<QString> m_keyNamespace;
+};
+
+} // namespace ws
