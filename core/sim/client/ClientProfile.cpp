@@ -26,6 +26,20 @@ bool ClientProfile::isTooLargeResourceVersion(const ApiStatus& s) const {
     return false;
 }
 
+ClientProfile::ListRv ClientProfile::relistResourceVersion(std::int64_t lastSyncRv,
+                                                           bool rvUnavailable) const {
+    ListRv r;
+    if (alwaysListFromZero)
+        return r;
+    if (rvUnavailable) {
+        r.empty = true;
+        r.limit = 500;
+        return r;
+    }
+    r.rv = lastSyncRv; // 0 means "0": never synced
+    return r;
+}
+
 bool ClientProfile::isExpired(const ApiStatus& s) const {
     return s.code == 410 &&
            (s.reason == QLatin1String("Expired") || s.reason == QLatin1String("Gone"));

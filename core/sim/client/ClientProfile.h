@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QString>
+#include <cstdint>
 #include <optional>
 
 namespace ws {
@@ -21,6 +22,15 @@ struct ClientProfile {
     bool expiredListFallback = true; // a 410 on list relists with RV="" (0.18+)
     TooLargeRecognition tooLarge = TooLargeRecognition::Full;
     bool watchList = false; // uses a watch-list (sendInitialEvents) instead of LIST
+
+    // The RV of the next LIST (reflector.relistResourceVersion): "" after Expired/TooLarge,
+    // "0" when never synced, else the last synced RV; before 0.18 always "0".
+    struct ListRv {
+        bool empty = false; // resourceVersion=""
+        std::int64_t rv = 0;
+        std::int64_t limit = 0; // pager page size for RV="" lists (served by etcd)
+    };
+    ListRv relistResourceVersion(std::int64_t lastSyncRv, bool rvUnavailable) const;
 
     bool isTooLargeResourceVersion(const ApiStatus& status) const;
     bool isExpired(const ApiStatus& status) const;

@@ -78,14 +78,10 @@ void ClientReflector::startList() {
     ApiServer::ListOptions options;
     options.resource = m_config.resource;
     options.selectorGroup = m_config.selectorGroup;
-    if (m_config.profile.alwaysListFromZero) {
-        options.rv = 0;
-    } else if (m_rvUnavailable) {
-        options.rvEmpty = true;
-        options.limit = 500; // paginated, served by etcd
-    } else {
-        options.rv = m_lastSyncRv; // 0 ("0") when never synced
-    }
+    const auto listRv = m_config.profile.relistResourceVersion(m_lastSyncRv, m_rvUnavailable);
+    options.rv = listRv.rv;
+    options.rvEmpty = listRv.empty;
+    options.limit = listRv.limit;
     ListRequest request;
     request.rv = options.rv;
     request.rvEmpty = options.rvEmpty;
