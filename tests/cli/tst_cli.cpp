@@ -1,0 +1,118 @@
+// Drives watchscope-cli as a user would (the Wireshark/tshark habit): exit codes, one-line
+// errors, files written.
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+class TestCli : public QObject {
+    Q_OBJECT
+private:
+    struct Result {
+        int exitCode;
+        QString out;
+        QString err;
+    };
+    static Result cli(const QStringList& args) {
+        QProcess p;
+        p.start(qEnvironmentVariable("WS_CLI"), args);
+        if (!p.waitForFinished(120000))
+            qFatal("watchscope-cli did not finish");
+        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+                QString::fromUtf8(p.readAllStandardOutput()),
+                QString::fromUtf8(p.readAllStandardError())};
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY2(QFile::exists(qEnvironmentVariable("WS_CLI")), "WS_CLI not built");
+    }
+
+    void badInput_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("no command") << QStringList{} << "usage:";
+        QTest::newRow("unknown command")
+            << QStringList{"frobnicate"} << "unknown command 'frobnicate'";
+        QTest::newRow("unknown flag") << QStringList{"record", "--scenario", "healthy", "--bogus"}
+                                      << "Unknown option 'bogus'";
+        QTest::newRow("unknown scenario")
+            << QStringList{"record", "--scenario", "nope"} << "unknown scenario 'nope' (known: ";
+        QTest::newRow("missing scenario file")
+            << QStringList{"record", "--scenario", "./missing.yaml"}
+            << "cannot read scenario file './missing.yaml'";
+        QTest::newRow("bad duration")
+            << QStringList{"record", "--scenario", "healthy", "--duration", "30x"}
+            << "--duration: bad duration '30x'";
+        QTest::newRow("zero duration")
+            << QStringList{"record", "--scenario", "healthy", "--duration", "0s"}
+            << "--duration: must be positive";
+        QTest::newRow("bad speed")
+            << QStringList{"record", "--scenario", "healthy", "--speed", "fast"}
+            << "--speed: bad value 'fast'";
+        QTest::newRow("bad seed") << QStringList{"record", "--scenario", "healthy", "--seed", "-1"}
+                                  << "--seed: bad value '-1'";
+        QTest::newRow("no source") << QStringList{"record"} << "give exactly one source";
+        QTest::newRow("two sources")
+            << QStringList{"record", "--scenario", "healthy", "--server", "http://x"}
+            << "give exactly one source";
+        QTest::newRow("unknown resource")
+            << QStringList{"record", "--scenario", "healthy", "--resources", "secrets"}
+            << "--resources: scenario has no resource 'secrets'";
+        QTest::newRow("unwritable anomalies")
+            << QStringList{"record", "--scenario", "healthy", "--anomalies",
+                           "/nonexistent-dir/a.jsonl"}
+            << "/nonexistent-dir/a.jsonl";
+        QTest::newRow("bad timeline format")
+            << QStringList{"record", "--scenario", "healthy", "--timeline", "/tmp/x.xml"}
+            << "x.xml";
+    }
+    void badInput() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        const Result r = cli(args);
+        QVERIFY2(r.exitCode > 0, qPrintable(QStringLiteral("exit %1").arg(r.exitCode)));
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        if (!args.isEmpty()) // usage is several lines; every other error is one line
+            QCOMPARE(r.err.trimmed().count('\n'), 0);
+        QVERIFY(!r.err.contains(QLatin1String("terminate called")));
+    }
+
+    void scenariosLists() {
+        const Result r = cli({"scenarios"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.startsWith(QLatin1String("healthy")));
+    }
+
+    void recordWritesFiles_data() {
+        QTest::addColumn<QString>("timelineName");
+        QTest::addColumn<QString>("firstLine");
+        QTest::newRow("csv") << "t.csv"
+                             << "time_ms,resource,series,value";
+        QTest::newRow("jsonl") << "t.jsonl"
+                               << "{\"time_ms\":";
+        QTest::newRow("trace") << "t.trace.json"
+                               << "{";
+    }
+    void recordWritesFiles() {
+        QFETCH(QString, timelineName);
+        QFETCH(QString, firstLine);
+        QTemporaryDir dir;
+        const QString anomalies = dir.filePath("a.jsonl"), timeline = dir.filePath(timelineName);
+        const Result r =
+            cli({"record", "--scenario", "healthy", "--duration", "20s", "--speed", "max", "--seed",
+                 "3", "--anomalies", anomalies, "--timeline", timeline});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(QLatin1String("recorded 20s of scenario healthy, seed 3")),
+                 qPrintable(r.out));
+        QFile a(anomalies), t(timeline);
+        QVERIFY(a.open(QIODevice::ReadOnly));
+        QCOMPARE(a.size(), 0); // healthy: nothing
+        QVERIFY(t.open(QIODevice::ReadOnly));
+        QVERIFY(t.readLine().startsWith(firstLine.toUtf8()));
+        QVERIFY(t.size() > 10000);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"
