@@ -38,19 +38,23 @@ public:
     TimelineStore(const TimelineStore&) = delete;
     TimelineStore& operator=(const TimelineStore&) = delete;
 
-    SeriesId series(const QString& resource, const QString& name); // finds or creates
+    SeriesId series(const QString& resource, const QString& name);           // finds or creates
+    SeriesId findSeries(const QString& resource, const QString& name) const; // -1 if absent
     const QString& resource(SeriesId id) const;
     const QString& name(SeriesId id) const;
     int seriesCount() const;
+    const TimelineLimits& limits() const;
 
+    // Amortised O(1). Times are expected non-decreasing per series; an earlier time is pinned to
+    // the series' newest time (listeners see the pinned time too).
     void append(SeriesId id, TimeUs time, double value);
     void addListener(Listener listener);
 
     // Every retained point in time order (old data as min/max pairs per bucket).
     std::vector<TimelinePoint> points(SeriesId id) const;
     // Points in [from, to], decimated to about 2*maxColumns points: min and max per column.
-    std::vector<TimelinePoint> decimated(SeriesId id, TimeUs from, TimeUs to,
-                                         int maxColumns) const;
+    // Columns split [from, to] evenly; a column with one sample yields one point.
+    std::vector<TimelinePoint> decimated(SeriesId id, TimeUs from, TimeUs to, int maxColumns) const;
     std::size_t retainedPoints() const; // total over all series
 
 private:
