@@ -1,0 +1,165 @@
+#include "DetectorHub.h"
+
+#include "DetectorContext.h"
+#include "ErrorStatusDetector.h"
+#include "InitialEventsStalledDetector.h"
+#include "PrevKvNilDetector.h"
+#include "ReliabilityChecker.h"
+#include "RelistStormDetector.h"
+#include "RetryLoopDetector.h"
+#include "StaleObjectDetector.h"
+#include "StuckWatcherDetector.h"
+#include "TimeTravelDetector.h"
+#include "WatchGuaranteeChecker.h"
+#include "WatcherLagDetector.h"
+#include "WatcherTerminatedDetector.h"
+
+namespace ws {
+
+// The detectors are concrete members, called directly: the per-event path costs a few
+// non-virtual calls per response and each detector loops over the response's events itself.
+struct DetectorHub::Impl {
+    Impl(const KeyTable& keys, DetectorThresholds thresholds)
+        : ctx(keys, thresholds), guarantees(ctx), reliability(ctx), timeTravel(ctx), prevKvNil(ctx),
+          errorStatus(ctx), retryLoop(ctx), relistStorm(ctx), lag(ctx), stuck(ctx), terminated(ctx),
+          staleObject(ctx), initialEvents(ctx) {}
+
+    DetectorContext ctx;
+    WatchGuaranteeChecker guarantees;
+    ReliabilityChecker reliability;
+    TimeTravelDetector timeTravel;
+    PrevKvNilDetector prevKvNil;
+    ErrorStatusDetector errorStatus;
+    RetryLoopDetector retryLoop;
+    RelistStormDetector relistStorm;
+    WatcherLagDetector lag;
+    StuckWatcherDetector stuck;
+    WatcherTerminatedDetector terminated;
+    StaleObjectDetector staleObject;
+    InitialEventsStalledDetector initialEvents;
+};
+
+DetectorHub::DetectorHub(const KeyTable& keys, DetectorThresholds thresholds)
+    : d(std::make_unique<Impl>(keys, thresholds)) {}
+
+DetectorHub::~DetectorHub() = default;
+
+void DetectorHub::setSink(Sink sink) {
+    d->ctx.setSink(std::move(sink));
+}
+
+void DetectorHub::setHistoryOracle(const HistoryOracle* oracle) {
+    d->ctx.setHistoryOracle(oracle);
+}
+
+const DetectorThresholds& DetectorHub::thresholds() const {
+    return d->ctx.thresholds();
+}
+
+WatcherId DetectorHub::registerWatcher(const WatcherInfo& info) {
+    const WatcherId w = d->ctx.addWatcher(info);
+    d->guarantees.addWatcher();
+    d->reliability.addWatcher();
+    d->timeTravel.addWatcher();
+    d->prevKvNil.addWatcher();
+    d->retryLoop.addWatcher();
+    d->relistStorm.addWatcher(w);
+    d->lag.addWatcher();
+    d->stuck.addWatcher();
+    d->terminated.addWatcher();
+    d->initialEvents.addWatcher();
+    return w;
+}
+
+const WatcherInfo& DetectorHub::watcher(WatcherId id) const {
+    return d->ctx.watcher(id);
+}
+
+void DetectorHub::listStarted(WatcherId w, TimeUs now, const ListRequest& request) {
+    d->initialEvents.poll(w, now);
+    d->relistStorm.onListStarted(w, now, request);
+}
+
+void DetectorHub::listCompleted(WatcherId w, TimeUs now, ResourceVersion listRv,
+                                std::int64_t items) {
+    d->initialEvents.poll(w, now);
+    d->timeTravel.onListCompleted(w, now, listRv);
+    d->retryLoop.onListCompleted(w, items);
+}
+
+void DetectorHub::listFailed(WatcherId w, TimeUs now, const ObservedStatus& status) {
+    d->initialEvents.poll(w, now);
+    d->ctx.noteCompactRevision(status.compactRevision);
+    d->errorStatus.onError(w, now, status, true);
+    d->retryLoop.onError(w, now, status, d->timeTravel.highest(w));
+}
+
+void DetectorHub::watchOpened(WatcherId w, TimeUs now, const WatchRequest& request) {
+    d->initialEvents.poll(w, now); // the previous watch-list may be overdue
+    d->guarantees.onWatchOpened(w);
+    d->reliability.onWatchOpened(w, request);
+    d->timeTravel.onWatchOpened(w, request);
+    d->terminated.onWatchOpened(w, now);
+    d->initialEvents.onWatchOpened(w, now, request);
+}
+
+void DetectorHub::watchResponse(WatcherId w, TimeUs now, std::span<const ObservedEvent> events) {
+    Q_ASSERT(w >= 0 && w < d->ctx.watcherCount());
+    if (events.empty()) [[unlikely]]
+        return;
+    d->initialEvents.poll(w, now);
+    d->guarantees.onResponse(w, now, events);
+    if (d->ctx.isEtcd(w)) {
+        d->prevKvNil.onResponse(w, now, events);
+        d->reliability.onResponse(w, now, events);
+    }
+    d->timeTravel.onResponse(w, now, events);
+}
+
+void DetectorHub::watchProgress(WatcherId w, TimeUs now, ResourceVersion rv,
+                                bool initialEventsEnd) {
+    d->initialEvents.poll(w, now);
+    d->initialEvents.onProgress(w, initialEventsEnd);
+    d->guarantees.onProgress(w, now, rv);
+    d->timeTravel.onProgress(w, now, rv);
+}
+
+void DetectorHub::watchError(WatcherId w, TimeUs now, const ObservedStatus& status) {
+    d->initialEvents.poll(w, now);
+    d->ctx.noteCompactRevision(status.compactRevision);
+    d->errorStatus.onError(w, now, status, false);
+    d->prevKvNil.onWatchError(w, now, status);
+    d->retryLoop.onError(w, now, status, d->timeTravel.highest(w));
+}
+
+void DetectorHub::watchClosed(WatcherId w, TimeUs now, WatchCloseReason reason) {
+    d->initialEvents.poll(w, now);
+    d->initialEvents.onWatchEnded(w);
+    d->terminated.onWatchClosed(w, now, reason, d->timeTravel.highest(w));
+}
+
+void DetectorHub::watcherPosition(WatcherId w, TimeUs now, ResourceVersion rv, ResourceVersion head,
+                                  double lagSeconds) {
+    d->initialEvents.poll(w, now);
+    d->lag.onPosition(w, now, rv, head, lagSeconds);
+    d->stuck.onPosition(w, now, rv, head);
+}
+
+void DetectorHub::checkStore(WatcherId owner, TimeUs now, ResourceVersion storeRv,
+                             std::span<const StoreEntry> entries, const ConsistencyOracle& truth) {
+    d->staleObject.check(owner, now, storeRv, entries, truth);
+}
+
+void DetectorHub::report(const Anomaly& anomaly) {
+    d->ctx.raise(anomaly);
+}
+
+void DetectorHub::tick(TimeUs now) {
+    d->initialEvents.tick(now);
+}
+
+std::int64_t DetectorHub::raisedCount() const {
+    return d->ctx.raisedCount();
+}
+
+} // namespace ws
