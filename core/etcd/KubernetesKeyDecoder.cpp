@@ -21,7 +21,7 @@ bool enterMessage(CodedInputStream& in, CodedInputStream::Limit* limit) {
     std::uint32_t len = 0;
     if (!in.ReadVarint32(&len))
         return false;
-    if (in.BytesUntilTotalBytesLimit() < static_cast<int>(len))
+    if (len > static_cast<std::uint32_t>(INT32_MAX))
         return false;
     *limit = in.PushLimit(static_cast<int>(len));
     return true;
@@ -76,7 +76,7 @@ bool parseObjectMeta(CodedInputStream& in, DecodedValue* out) {
             return false;
         }
     }
-    return in.ConsumedEntireMessage() || in.BytesUntilLimit() == 0;
+    return in.BytesUntilLimit() == 0;
 }
 
 // The object inside runtime.Unknown.raw: ObjectMeta is field 1 of every built-in kind.
@@ -263,7 +263,7 @@ bool KubernetesKeyDecoder::decodeProtobuf(std::string_view value, DecodedValue* 
             break;
         }
     }
-    if (!failed && !in.ConsumedEntireMessage() && in.BytesUntilTotalBytesLimit() > 0)
+    if (!failed && !in.ConsumedEntireMessage())
         failed = "runtime.Unknown (bad tag)";
     if (!failed && (out->kind.empty() || !sawRaw))
         failed = out->kind.empty() ? "runtime.Unknown without typeMeta.kind"

@@ -1,0 +1,404 @@
+// The etcd source against the real etcd binary: decoding, validation, compaction, restarts,
+// failover and connection errors. Skipped only when /usr/bin/etcd is absent.
+
+#include "EtcdClient.h"
+#include "EtcdLoadGenerator.h"
+#include "EtcdSession.h"
+#include "EtcdTestCluster.h"
+#include "EtcdWatchStream.h"
+#include "model/AnomalyKind.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace ws;
+using namespace ws::test;
+
+namespace {
+
+#define REQUIRE_ETCD()                                                                             \
+    if (etcdBinary().isEmpty())                                                                    \
+    QSKIP("etcd binary not found (/usr/bin/etcd from Debian's etcd-server, or WS_ETCD_BINARY)")
+
+#define START_CLUSTER(cluster)                                                                     \
+    do {                                                                                           \
+        QString startError;                                                                        \
+        QVERIFY2((cluster).startAll(&startError), qPrintable(startError));                         \
+        QVERIFY2((cluster).waitReady(30000, &startError), qPrintable(startError));                 \
+    } while (0)
+
+QString describe(const AnomalyList& list) {
+    QStringList lines;
+    for (const Anomaly& a : list)
+        lines << QStringLiteral("%1 %2 rv=%3: %4")
+                     .arg(kindName(a.kind), a.key)
+                     .arg(a.rv)
+                     .arg(a.message);
+    return lines.join(QLatin1Char('\n'));
+}
+
+int countKind(const AnomalyList& list, AnomalyKind kind) {
+    int n = 0;
+    for (const Anomaly& a : list)
+        n += a.kind == kind;
+    return n;
+}
+
+// Retries a write while a cluster elects a leader.
+ResourceVersion putRetrying(EtcdClient& c, const std::string& k, const std::string& v) {
+    QString error;
+    for (int i = 0; i < 100; ++i) {
+        if (const ResourceVersion rev = c.put(k, v, &error))
+            return rev;
+        QThread::msleep(100);
+    }
+    qWarning("put failed: %s", qPrintable(error));
+    return 0;
+}
+
+ResourceVersion headOf(EtcdClient& c) {
+    QString error;
+    const auto st = c.status(&error);
+    return st ? st->revision : 0;
+}
+
+std::unique_ptr<EtcdSession> startSession(const EtcdConnectOptions& connect,
+                                          EtcdSessionOptions extra = {}) {
+    extra.connect = connect;
+    auto s = std::make_unique<EtcdSession>(extra);
+    s->start();
+    return s;
+}
+
+} // namespace
+
+class TestEtcdLive : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void createUpdateDelete_data();
+    void createUpdateDelete();
+    void cleanLoad_data();
+    void cleanLoad();
+    void compactionDuringWatch();
+    void killAndRestart();
+    void threeMembersOneKilled();
+    void unreachableEndpoint();
+    void wrongTls_data();
+    void wrongTls();
+};
+
+void TestEtcdLive::initTestCase() {
+    qRegisterMetaType<ws::EngineUpdate>();
+}
+
+void TestEtcdLive::createUpdateDelete_data() {
+    QTest::addColumn<bool>("json");
+    QTest::newRow("protobuf configmap") << false;
+    QTest::newRow("json custom resource") << true;
+}
+
+void TestEtcdLive::createUpdateDelete() {
+    REQUIRE_ETCD();
+    QFETCH(bool, json);
+    EtcdTestCluster cluster(1);
+    START_CLUSTER(cluster);
+    auto session = startSession(cluster.connectOptions());
+    QTRY_VERIFY_WITH_TIMEOUT(session->stats().state == QLatin1String("watching"), 20000);
+
+    EtcdClient client(cluster.connectOptions());
+    const std::string prefix = "/registry/";
+    const std::string key = json ? EtcdLoadGenerator::cronTabKey(prefix, "team-a", "obj")
+                                 : EtcdLoadGenerator::configMapKey(prefix, "team-a", "obj");
+    auto value = [&](std::int64_t gen) {
+        return json ? EtcdLoadGenerator::cronTabValue("obj", "team-a", "uid-1", gen, 400)
+                    : EtcdLoadGenerator::configMapValue("obj", "team-a", "uid-1", gen, 400);
+    };
+    QString error;
+    QVERIFY(client.put(key, value(1), &error));
+    QVERIFY(client.put(key, value(2), &error));
+    const ResourceVersion del = client.remove(key, &error);
+    QVERIFY2(del, qPrintable(error));
+
+    QTRY_VERIFY_WITH_TIMEOUT(session->stats().lastRevision >= del, 20000);
+    const EtcdProcessorStats st = session->stats();
+    QCOMPARE(st.events, 3);
+    QCOMPARE(json ? st.jsonValues : st.protobufValues, 2);
+    QCOMPARE(st.undecodableValues, 0);
+    const QString resource =
+        json ? QStringLiteral("crontabs.stable.example.com") : QStringLiteral("configmaps");
+    QVERIFY2(session->resources().contains(resource), qPrintable(session->resources().join(",")));
+    session->stop();
+    QVERIFY2(session->anomalies().isEmpty(), qPrintable(describe(session->anomalies())));
+}
+
+void TestEtcdLive::cleanLoad_data() {
+    QTest::addColumn<int>("compactEveryMs");
+    QTest::newRow("no compaction") << 0;
+    QTest::newRow("compaction every 1s") << 1000;
+}
+
+void TestEtcdLive::cleanLoad() {
+    REQUIRE_ETCD();
+    QFETCH(int, compactEveryMs);
+    EtcdTestCluster cluster(1);
+    START_CLUSTER(cluster);
+    EtcdSessionOptions so;
+    so.outputs.anomaliesPath = cluster.dir() + QStringLiteral("/anomalies.jsonl");
+    so.outputs.timelinePath = cluster.dir() + QStringLiteral("/timeline.csv");
+    auto session = startSession(cluster.connectOptions(), so);
+    QTRY_VERIFY_WITH_TIMEOUT(session->stats().state == QLatin1String("watching"), 20000);
+    const ResourceVersion listRev = session->stats().listRevision;
+
+    EtcdLoadOptions lo;
+    lo.connect = cluster.connectOptions();
+    lo.rate = 0;
+    lo.duration = std::chrono::milliseconds(0);
+    lo.maxWrites = 10000;
+    lo.objects = 300;
+    lo.concurrency = 8;
+    lo.compactEvery = std::chrono::milliseconds(compactEveryMs);
+    EtcdLoadGenerator load(lo);
+    QString error;
+    QVERIFY2(load.run(&error), qPrintable(error));
+    const EtcdLoadStats ls = load.stats();
+    QCOMPARE(ls.writes(), 10000);
+    QCOMPARE(ls.errors, 0);
+    EtcdClient client(cluster.connectOptions());
+    const ResourceVersion head = headOf(client);
+    QCOMPARE(head, listRev + ls.writes());
+
+    QTRY_VERIFY_WITH_TIMEOUT(session->stats().lastRevision >= head, 60000);
+    session->stop();
+    const EtcdProcessorStats st = session->stats();
+    // Every revision from the list to the head came on the watch, once.
+    QCOMPARE(st.revisions, head - listRev);
+    QCOMPARE(st.events, ls.writes());
+    QCOMPARE(st.firstRevision, listRev + 1);
+    QCOMPARE(st.compactedCancels, 0);
+    QCOMPARE(st.protobufValues + st.jsonValues, ls.creates + ls.updates);
+    QVERIFY2(session->anomalies().isEmpty(), qPrintable(describe(session->anomalies())));
+    if (compactEveryMs > 0)
+        QVERIFY(ls.compactions > 0 || ls.compactRevision >= 0);
+
+    QFile anomalies(so.outputs.anomaliesPath);
+    QVERIFY(anomalies.open(QIODevice::ReadOnly));
+    QCOMPARE(anomalies.size(), 0);
+    QFile timeline(so.outputs.timelinePath);
+    QVERIFY(timeline.open(QIODevice::ReadOnly));
+    const QByteArray csv = timeline.readAll();
+    QVERIFY(csv.startsWith("time_ms,resource,series,value"));
+    QVERIFY(csv.contains(",configmaps,head_rv,"));
+    QVERIFY(csv.contains(",configmaps,cache_rv,"));
+}
+
+void TestEtcdLive::compactionDuringWatch() {
+    REQUIRE_ETCD();
+    EtcdTestCluster cluster(1);
+    START_CLUSTER(cluster);
+    auto session = startSession(cluster.connectOptions());
+    QTRY_VERIFY_WITH_TIMEOUT(session->stats().state == QLatin1String("watching"), 20000);
+    const ResourceVersion listRev = session->stats().listRevision;
+    EtcdClient client(cluster.connectOptions());
+    QString error;
+    for (int i = 0; i < 50; ++i)
+        QVERIFY(client.put(
+            EtcdLoadGenerator::configMapKey("/registry/", "ns", "a" + std::to_string(i)),
+            EtcdLoadGenerator::configMapValue("a" + std::to_string(i), "ns", "u", 1, 200), &error));
+    ResourceVersion head = headOf(client);
+    QTRY_VERIFY_WITH_TIMEOUT(session->stats().lastRevision >= head, 20000);
+
+    // The stream breaks (a network blip); while it is down, objects change and etcd compacts
+    // past the revision the watch will resume from.
+    session->stream()->setHold(true);
+    session->stream()->interrupt();
+    QTRY_VERIFY_WITH_TIMEOUT(session->stats().brokenStreams >= 1, 10000);
+    for (int i = 0; i < 50; ++i) {
+        const std::string name = "a" + std::to_string(i);
+        const std::string key = EtcdLoadGenerator::configMapKey("/registry/", "ns", name);
+        if (i % 5 == 0)
+            QVERIFY(client.remove(key, &error));
+        else
+            QVERIFY(client.put(key, EtcdLoadGenerator::configMapValue(name, "ns", "u", 2, 200),
+                               &error));
+    }
+    head = headOf(client);
+    QVERIFY2(client.compact(head, true, &error), qPrintable(error));
+    session->stream()->setHold(false);
+
+    // Reported as too-old-rv, relisted, resumed from the list revision + 1.
+    QTRY_VERIFY_WITH_TIMEOUT(session->stats().compactedCancels == 1, 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        session->stats().lists == 2 && session->stats().state == QLatin1String("watching"), 20000);
+    for (int i = 0; i < 10; ++i)
+        QVERIFY(client.put(
+            "/registry/configmaps/ns/after" + std::to_string(i),
+            EtcdLoadGenerator::configMapValue("after" + std::to_string(i), "ns", "u", 1, 200),
+            &error));
+    const ResourceVersion finalHead = headOf(client);
+    QTRY_VERIFY_WITH_TIMEOUT(session->stats().lastRevision >= finalHead, 20000);
+    session->stop();
+
+    const EtcdProcessorStats st = session->stats();
+    const AnomalyList anomalies = session->anomalies();
+    QCOMPARE(countKind(anomalies, AnomalyKind::TooOldRv), 1);
+    QCOMPARE(anomalies.size(), 1); // no false gap, no prevkv-nil, nothing else
+    QVERIFY(anomalies.first().message.contains(QString::number(head)));
+    QCOMPARE(st.listRevision, head);
+    // Nothing unaccounted for: every revision came on the watch or is covered by the relist.
+    QCOMPARE(st.revisions + st.revisionsByList, finalHead - listRev);
+    // The relist knows that every fifth object is gone.
+    const auto resources = session->stats();
+    Q_UNUSED(resources);
+}
+
+void TestEtcdLive::killAndRestart() {
+    REQUIRE_ETCD();
+    EtcdTestCluster cluster(1);
+    START_CLUSTER(cluster);
+    auto session = startSession(cluster.connectOptions());
+    QTRY_VERIFY_WITH_TIMEOUT(session->stats().state == QLatin1String("watching"), 20000);
+    const ResourceVersion listRev = session->stats().listRevision;
+    EtcdClient client(cluster.connectOptions());
+    for (int i = 0; i < 100; ++i)
+        QVERIFY(putRetrying(client, "/registry/configmaps/ns/k" + std::to_string(i % 20),
+                            EtcdLoadGenerator::configMapValue("k" + std::to_string(i % 20), "ns",
+                                                              "u", i + 1, 300)));
+    QTRY_VERIFY_WITH_TIMEOUT(session->stats().lastRevision >= headOf(client), 20000);
+
+    cluster.kill(0);
+    QTRY_VERIFY_WITH_TIMEOUT(session->stats().brokenStreams >= 1, 20000);
+    QString error;
+    QVERIFY2(cluster.start(0, &error), qPrintable(error));
+    QVERIFY2(cluster.waitReady(30000, &error), qPrintable(error));
+    QTRY_VERIFY_WITH_TIMEOUT(session->stats().state == QLatin1String("watching"), 40000);
+    for (int i = 100; i < 200; ++i)
+        QVERIFY(putRetrying(client, "/registry/configmaps/ns/k" + std::to_string(i % 20),
+                            EtcdLoadGenerator::configMapValue("k" + std::to_string(i % 20), "ns",
+                                                              "u", i + 1, 300)));
+    const ResourceVersion head = headOf(client);
+    QTRY_VERIFY_WITH_TIMEOUT(session->stats().lastRevision >= head, 40000);
+    session->stop();
+    const EtcdProcessorStats st = session->stats();
+    QCOMPARE(st.revisions, head - listRev);
+    QCOMPARE(st.lists, 1); // resumed, not relisted
+    QVERIFY2(session->anomalies().isEmpty(), qPrintable(describe(session->anomalies())));
+}
+
+void TestEtcdLive::threeMembersOneKilled() {
+    REQUIRE_ETCD();
+    EtcdTestCluster cluster(3);
+    START_CLUSTER(cluster);
+    auto session = startSession(cluster.connectOptions());
+    QTRY_VERIFY_WITH_TIMEOUT(session->stats().state == QLatin1String("watching"), 30000);
+    const ResourceVersion listRev = session->stats().listRevision;
+    EtcdClient client(cluster.connectOptions());
+    for (int i = 0; i < 100; ++i)
+        QVERIFY(putRetrying(
+            client, "/registry/stable.example.com/crontabs/ns/c" + std::to_string(i % 10),
+            EtcdLoadGenerator::cronTabValue("c" + std::to_string(i % 10), "ns", "u", i + 1, 300)));
+    QTRY_VERIFY_WITH_TIMEOUT(session->stats().lastRevision >= headOf(client), 20000);
+
+    // Kill the member the watch is connected to.
+    const QString endpoint = session->stats().endpoint;
+    const int victim = int(cluster.clientUrls().indexOf(endpoint));
+    QVERIFY2(victim >= 0, qPrintable(endpoint));
+    cluster.kill(victim);
+    QTRY_VERIFY_WITH_TIMEOUT(session->stats().brokenStreams >= 1, 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(session->stats().state == QLatin1String("watching") &&
+                                 session->stats().endpoint != endpoint,
+                             40000);
+    for (int i = 100; i < 200; ++i)
+        QVERIFY(putRetrying(
+            client, "/registry/stable.example.com/crontabs/ns/c" + std::to_string(i % 10),
+            EtcdLoadGenerator::cronTabValue("c" + std::to_string(i % 10), "ns", "u", i + 1, 300)));
+    const ResourceVersion head = headOf(client);
+    QTRY_VERIFY_WITH_TIMEOUT(session->stats().lastRevision >= head, 40000);
+    session->stop();
+    const EtcdProcessorStats st = session->stats();
+    QCOMPARE(st.revisions, head - listRev);
+    QCOMPARE(st.jsonValues, 200);
+    QVERIFY2(session->anomalies().isEmpty(), qPrintable(describe(session->anomalies())));
+}
+
+void TestEtcdLive::unreachableEndpoint() {
+    const quint16 port = freePort(); // nothing listens there any more
+    EtcdConnectOptions o;
+    o.endpoints = {QStringLiteral("http://127.0.0.1:%1").arg(port)};
+    o.rpcTimeout = std::chrono::milliseconds(3000);
+    QString error;
+    QVERIFY(!EtcdSession::probe(o, &error));
+    qInfo("error line: %s", qPrintable(error));
+    QVERIFY(!error.contains(QLatin1Char('\n')));
+    QVERIFY2(error.contains(QStringLiteral("127.0.0.1:%1").arg(port)), qPrintable(error));
+    QVERIFY2(error.contains(QLatin1String("connection refused")) ||
+                 error.contains(QLatin1String("unreachable")),
+             qPrintable(error));
+
+    // The session reports the same single line through failed() and finishes.
+    EtcdSessionOptions so;
+    so.connect = o;
+    EtcdSession session(so);
+    QSignalSpy failed(&session, &Session::failed);
+    QSignalSpy finished(&session, &Session::finished);
+    session.start();
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 15000);
+    QCOMPARE(failed.count(), 1);
+    QCOMPARE(failed.first().first().toString(), error);
+
+    // A bad URL and a missing CA file are clear too.
+    o.endpoints = {QStringLiteral("ftp://x:1")};
+    QVERIFY(!EtcdSession::probe(o, &error));
+    QVERIFY2(error.contains(QLatin1String("bad etcd endpoint")), qPrintable(error));
+    o.endpoints = {QStringLiteral("https://127.0.0.1:%1").arg(port)};
+    o.tls.caFile = QStringLiteral("/nonexistent/ca.pem");
+    QVERIFY(!EtcdSession::probe(o, &error));
+    QVERIFY2(error.contains(QLatin1String("cannot read CA file /nonexistent/ca.pem")),
+             qPrintable(error));
+}
+
+void TestEtcdLive::wrongTls_data() {
+    QTest::addColumn<QString>("mode");
+    QTest::newRow("right CA") << "right";
+    QTest::newRow("wrong CA") << "wrong";
+    QTest::newRow("plain http to a TLS port") << "plain";
+}
+
+void TestEtcdLive::wrongTls() {
+    REQUIRE_ETCD();
+    QFETCH(QString, mode);
+    QTemporaryDir certs;
+    EtcdTls tls, other;
+    QString error;
+    QVERIFY2(makeTls(certs.path(), QStringLiteral("good"), &tls, &error), qPrintable(error));
+    QVERIFY2(makeTls(certs.path(), QStringLiteral("other"), &other, &error), qPrintable(error));
+    EtcdTestCluster cluster(1, tls);
+    START_CLUSTER(cluster);
+
+    EtcdConnectOptions o = cluster.connectOptions();
+    if (mode == QLatin1String("wrong"))
+        o.tls.caFile = other.caFile;
+    if (mode == QLatin1String("plain")) {
+        o.tls = {};
+        o.endpoints = {
+            cluster.clientUrl(0).replace(QLatin1String("https://"), QLatin1String("http://"))};
+    }
+    EtcdStatus status;
+    const bool ok = EtcdSession::probe(o, &error, &status);
+    qInfo("%s: %s", qPrintable(mode), ok ? "ok" : qPrintable(error));
+    if (mode == QLatin1String("right")) {
+        QVERIFY2(ok, qPrintable(error));
+        QCOMPARE(status.version, QStringLiteral("3.4.23"));
+        return;
+    }
+    QVERIFY(!ok);
+    QVERIFY(!error.contains(QLatin1Char('\n')));
+    QVERIFY2(error.startsWith(QStringLiteral("etcd at ")), qPrintable(error));
+    if (mode == QLatin1String("wrong"))
+        QVERIFY2(error.contains(QLatin1String("TLS")), qPrintable(error));
+    // Nothing secret in the line: no key material.
+    QVERIFY(!error.contains(QLatin1String("PRIVATE KEY")));
+}
+
+QTEST_GUILESS_MAIN(TestEtcdLive)
+#include "tst_etcdlive.moc"
