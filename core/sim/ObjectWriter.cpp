@@ -27,9 +27,9 @@ std::string ObjectWriter::makeValue(KeyId key, std::int64_t generation) const {
     v += R"({"apiVersion":"v1","kind":")";
     v += m_kind;
     v += R"(","metadata":{"name":")";
-    v += m_keyspace.nameOf(key).toStdString();
+    v += m_keyspace.nameUtf8(key);
     v += R"(","namespace":")";
-    v += m_keyspace.namespaceOf(key).toStdString();
+    v += m_keyspace.namespaceUtf8(key);
     v += R"(","uid":"00000000-0000-4000-8000-)";
     char buf[24];
     auto r = std::to_chars(buf, buf + sizeof buf,

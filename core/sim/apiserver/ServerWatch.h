@@ -29,6 +29,9 @@ struct ServerWatch {
     bool bookmarks = false;
     bool fromEtcd = false;    // served by an etcd watch, not the cache
     std::size_t capacity = 0; // 0: unbounded
+    // What the client will read during the current tick: the dispatcher may hand over that much
+    // beyond the buffer, since client and dispatcher run concurrently in a real apiserver.
+    std::size_t readAllowance = 0;
     TimeUs openedAt = 0;
     TimeUs deadline = 0;
     TimeUs nextBookmark = 0;
@@ -42,7 +45,7 @@ struct ServerWatch {
     std::optional<ApiStatus> error; // the ERROR event, delivered as the last buffer item
 
     bool matches(int group) const { return selectorGroup < 0 || selectorGroup == group; }
-    bool hasRoom() const { return capacity == 0 || buffer.size() < capacity; }
+    bool hasRoom() const { return capacity == 0 || buffer.size() < capacity + readAllowance; }
     void offer(WatchDelivery&& d) {
         if (overflow.empty() && hasRoom())
             buffer.push_back(std::move(d));

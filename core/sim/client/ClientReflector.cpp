@@ -222,8 +222,15 @@ void ClientReflector::readWatch() {
         }
         handle(d);
     }
-    if (m_watch && m_watch->buffer.empty() && m_watch->closed)
+    if (m_watch && m_watch->buffer.empty() && m_watch->closed) {
         watchEnded();
+        return;
+    }
+    if (m_watch) {
+        const double next = m_readCredit + m_config.readEventsPerSecond *
+                                               static_cast<double>(m_ctx.dt) / kUsPerSecond;
+        m_watch->readAllowance = unlimited ? std::size_t(1) << 40 : static_cast<std::size_t>(next);
+    }
 }
 
 void ClientReflector::watchEnded() {

@@ -22,6 +22,7 @@ EtcdWatchHub::EtcdWatchHub(const SimEtcd& etcd) : m_etcd(etcd) {}
 int EtcdWatchHub::openStream(double eventsPerSecond) {
     Stream s;
     s.eventsPerSecond = eventsPerSecond;
+    s.allowance = eventsPerSecond > 0 ? 0 : std::size_t(1) << 40;
     m_streams.push_back(std::move(s));
     return static_cast<int>(m_streams.size()) - 1;
 }
@@ -105,7 +106,7 @@ void EtcdWatchHub::cancel(int watchId) {
 
 bool EtcdWatchHub::trySend(Watcher& w, Response&& response) {
     Stream& s = m_streams[w.stream];
-    if (static_cast<int>(s.channel.size()) >= m_config.channelSlots)
+    if (s.channel.size() >= static_cast<std::size_t>(m_config.channelSlots) + s.allowance)
         return false;
     s.channel.push_back(std::move(response));
     return true;
@@ -271,6 +272,8 @@ void EtcdWatchHub::drain(Stream& s, int streamId, double dtSeconds) {
             cancel(resp.watchId);
         receiver->onEtcdWatchResponse(out);
     }
+    if (!unlimited)
+        s.allowance = static_cast<std::size_t>(std::max(0.0, s.eventsPerSecond * dtSeconds));
 }
 
 void EtcdWatchHub::tick(TimeUs now) {

@@ -100,6 +100,9 @@ private:
         std::deque<Response> channel;
         double eventsPerSecond = 0;
         double credit = 0;
+        // Responses the send loop will put on the wire during the current tick: the channel
+        // can take that many beyond its slots, as the sender drains it concurrently.
+        std::size_t allowance = std::size_t(1) << 40;
         bool stalled = false;
         bool open = true;
         std::vector<int> watchers;

@@ -22,6 +22,8 @@ KeyId SimKeyspace::addKey(int resource, const QString& ns, const QString& name, 
         m_keyGroup.push_back(selectorGroup);
         m_keyName.push_back(name);
         m_keyNamespace.push_back(ns);
+        m_keyNameUtf8.push_back(name.toStdString());
+        m_keyNamespaceUtf8.push_back(ns.toStdString());
     }
     return id;
 }

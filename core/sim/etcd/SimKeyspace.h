@@ -3,6 +3,7 @@
 #include "model/KeyTable.h"
 
 #include <QString>
+#include <string>
 #include <vector>
 
 namespace ws {
@@ -21,6 +22,9 @@ public:
     int selectorGroupOf(KeyId key) const { return m_keyGroup[key]; }
     const QString& nameOf(KeyId key) const { return m_keyName[key]; }
     const QString& namespaceOf(KeyId key) const { return m_keyNamespace[key]; }
+    // The same as UTF-8, for writers that build object bytes on the hot path.
+    const std::string& nameUtf8(KeyId key) const { return m_keyNameUtf8[key]; }
+    const std::string& namespaceUtf8(KeyId key) const { return m_keyNamespaceUtf8[key]; }
     const KeyTable& keys() const { return m_keys; }
 
 private:
@@ -30,6 +34,8 @@ private:
     std::vector<int> m_keyGroup;
     std::vector<QString> m_keyName;
     std::vector<QString> m_keyNamespace;
+    std::vector<std::string> m_keyNameUtf8;
+    std::vector<std::string> m_keyNamespaceUtf8;
 };
 
 } // namespace ws
