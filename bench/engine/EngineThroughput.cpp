@@ -1,6 +1,6 @@
 // Throughput of the whole simulated pipeline: simulated etcd -> watch cache -> N watchers ->
 // detectors -> timeline, at --speed max, and memory per cached object. Prints a table.
-//   ws-bench-engine [--quick]
+//   ws-bench-engine [--quick] [--watchers N] [--no-memory]
 #include "scenario/Scenario.h"
 #include "sim/Simulation.h"
 #include "sim/apiserver/ApiServer.h"
@@ -66,7 +66,10 @@ int main(int argc, char** argv) {
                 "detectors -> timeline)\n");
     std::printf("%9s %12s %14s %12s %16s %18s %10s\n", "watchers", "events", "wall s", "cpu s",
                 "events/s", "deliveries/s", "anomalies");
+    const int only = app.arguments().indexOf(QStringLiteral("--watchers"));
     for (const Row& row : rows) {
+        if (only > 0 && app.arguments().value(only + 1).toInt() != row.watchers)
+            continue;
         QString error;
         auto sim = Simulation::create(benchScenario(row), 1, &error);
         if (!sim) {
@@ -96,6 +99,8 @@ int main(int argc, char** argv) {
         std::fflush(stdout);
     }
 
+    if (app.arguments().contains(QStringLiteral("--no-memory")))
+        return 0;
     // Memory per cached object: store + ring against the objects' serialized size.
     std::printf("\nWatch cache memory (store + ring) vs serialized object size\n");
     std::printf("%12s %10s %14s %14s %8s\n", "value bytes", "objects", "held bytes", "serialized",

@@ -19,7 +19,8 @@ ObjectWriter::ObjectWriter(SimKeyspace& keyspace, SimEtcd& etcd, int resource,
     m_kind = kind.toStdString();
 }
 
-std::string ObjectWriter::makeValue(KeyId key, std::int64_t generation) const {
+std::string ObjectWriter::makeValue(KeyId key, std::int64_t generation,
+                                    ResourceVersion uidSeed) const {
     // A Kubernetes-shaped JSON object padded to the configured size; resourceVersion is empty
     // as etcd stores it (the object's RV is its mod_revision).
     std::string v;
@@ -33,7 +34,7 @@ std::string ObjectWriter::makeValue(KeyId key, std::int64_t generation) const {
     v += R"(","uid":"00000000-0000-4000-8000-)";
     char buf[24];
     auto r = std::to_chars(buf, buf + sizeof buf,
-                           static_cast<unsigned long long>(key) + 100000000000ULL);
+                           static_cast<unsigned long long>(uidSeed) + 100000000000ULL);
     v.append(buf, r.ptr);
     v += R"(","resourceVersion":"","generation":)";
     r = std::to_chars(buf, buf + sizeof buf, generation);
@@ -50,19 +51,30 @@ std::string ObjectWriter::makeValue(KeyId key, std::int64_t generation) const {
 }
 
 void ObjectWriter::create(TimeUs now, SeededRandom& rng) {
+    // Half the creates reuse a deleted object's name, as controllers recreating pods do; it
+    // also keeps the keyspace (and every per-key index) bounded on long runs.
+    if (!m_deleted.empty() && rng.chance(0.5)) {
+        const KeyId key = m_deleted.back();
+        m_deleted.pop_back();
+        m_etcd.put(now, key, makeValue(key, 1, m_etcd.currentRevision() + 1));
+        ++m_writes;
+        return;
+    }
     const std::int64_t n = m_nextName++;
     const QString ns = QStringLiteral("ns-%1").arg(n % m_spec.namespaces);
     const QString name =
         QStringLiteral("%1-%2").arg(QString::fromStdString(m_kind).toLower()).arg(n);
     const int group = static_cast<int>(rng.between(0, m_spec.selectorGroups - 1));
     const KeyId key = m_keyspace.addKey(m_resource, ns, name, group);
-    m_etcd.put(now, key, makeValue(key, 1));
+    m_etcd.put(now, key, makeValue(key, 1, m_etcd.currentRevision() + 1));
     ++m_writes;
 }
 
 void ObjectWriter::update(TimeUs now, KeyId key) {
     const auto& current = m_etcd.get(key);
-    m_etcd.put(now, key, makeValue(key, current ? current->version + 1 : 1));
+    m_etcd.put(now, key,
+               makeValue(key, current ? current->version + 1 : 1,
+                         current ? current->createRev : m_etcd.currentRevision() + 1));
     ++m_writes;
 }
 
@@ -85,6 +97,7 @@ void ObjectWriter::tick(TimeUs now, TimeUs dt, SeededRandom& rng) {
             const KeyId victim = live[static_cast<size_t>(
                 rng.between(0, static_cast<std::int64_t>(live.size()) - 1))];
             m_etcd.remove(now, victim);
+            m_deleted.push_back(victim);
             ++m_writes;
         } else {
             update(now, live[static_cast<size_t>(

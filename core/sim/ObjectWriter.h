@@ -27,7 +27,7 @@ public:
 private:
     void create(TimeUs now, SeededRandom& rng);
     void update(TimeUs now, KeyId key);
-    std::string makeValue(KeyId key, std::int64_t generation) const;
+    std::string makeValue(KeyId key, std::int64_t generation, ResourceVersion uidSeed) const;
 
     SimKeyspace& m_keyspace;
     SimEtcd& m_etcd;
@@ -38,6 +38,7 @@ private:
     std::int64_t m_nextName = 0;
     std::int64_t m_writes = 0;
     std::string m_kind;
+    std::vector<KeyId> m_deleted; // names free for re-creation (StatefulSet pods, leases...)
 };
 
 } // namespace ws

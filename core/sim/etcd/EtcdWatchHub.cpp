@@ -119,7 +119,7 @@ void EtcdWatchHub::notify(const MvccEvent& event) {
     auto& synced = m_syncedByResource[r];
     for (size_t i = 0; i < synced.size();) {
         Watcher& w = m_watchers[synced[i]];
-        Response resp{w.id, event.rev, 0, {event}};
+        Response resp{w.id, event.rev, 0, true, event, {}};
         if (trySend(w, std::move(resp))) {
             w.minRev = event.rev + 1;
             ++i;
@@ -137,7 +137,7 @@ void EtcdWatchHub::moveVictims() {
     const ResourceVersion current = m_etcd.currentRevision();
     for (int id : std::vector<int>(m_victims)) {
         Watcher& w = m_watchers[id];
-        Response resp{w.id, w.minRev - 1, 0, w.victimBatch};
+        Response resp{w.id, w.minRev - 1, 0, false, {}, w.victimBatch};
         if (!trySend(w, std::move(resp)))
             continue;
         w.victimBatch.clear();
@@ -180,7 +180,7 @@ void EtcdWatchHub::syncWatchers() {
     for (int id : chosen) {
         Watcher& w = m_watchers[id];
         if (w.minRev < compactRev) {
-            if (trySend(w, Response{w.id, current, compactRev, {}}))
+            if (trySend(w, Response{w.id, current, compactRev, false, {}, {}}))
                 setState(w, WatcherState::Done);
             continue;
         }
@@ -208,7 +208,7 @@ void EtcdWatchHub::syncWatchers() {
         }
         if (moreRev != 0)
             w.minRev = moreRev;
-        Response resp{w.id, current, 0, events};
+        Response resp{w.id, current, 0, false, {}, events};
         if (trySend(w, std::move(resp))) {
             if (moreRev == 0)
                 setState(w, WatcherState::Synced);
@@ -226,7 +226,7 @@ void EtcdWatchHub::sendProgress() {
         for (int id : synced) {
             Watcher& w = m_watchers[id];
             if (w.options.progressNotify)
-                trySend(w, Response{w.id, current, 0, {}});
+                trySend(w, Response{w.id, current, 0, false, {}, {}});
         }
     }
 }
@@ -256,7 +256,7 @@ void EtcdWatchHub::drain(Stream& s, int streamId, double dtSeconds) {
         // sendLoop: prev_kv is read at ModRevision-1 now; a compacted read leaves it nil.
         const ResourceVersion compactRev = m_etcd.compactRevision();
         m_sendBuffer.clear();
-        for (const MvccEvent& ev : resp.events) {
+        for (const MvccEvent& ev : resp) {
             const bool prev =
                 w.options.prevKv && !ev.isCreate() && ev.prev && ev.rev - 1 >= compactRev;
             m_sendBuffer.push_back(SentEvent{&ev, prev});

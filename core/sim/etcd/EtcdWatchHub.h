@@ -94,7 +94,15 @@ private:
         int watchId = -1;
         ResourceVersion header = 0;
         ResourceVersion compactRevision = 0;
+        // A live notification carries one event: keep it inline and save an allocation per
+        // event; catch-up batches use the vector.
+        bool hasSingle = false;
+        MvccEvent single;
         std::vector<MvccEvent> events;
+
+        std::size_t size() const { return hasSingle ? 1 : events.size(); }
+        const MvccEvent* begin() const { return hasSingle ? &single : events.data(); }
+        const MvccEvent* end() const { return begin() + size(); }
     };
     struct Stream {
         std::deque<Response> channel;
