@@ -3,6 +3,7 @@
 #include "ObjectWriter.h"
 #include "apiserver/ApiServer.h"
 #include "client/ClientReflector.h"
+#include "client/InformerStoreTable.h"
 #include "etcd/EtcdWatchHub.h"
 
 #include <algorithm>
@@ -75,6 +76,8 @@ bool Simulation::build(QString* error) {
     std::vector<ApiServer*> servers;
     for (auto& s : m_apiservers)
         servers.push_back(s.get());
+    for (size_t i = 0; i < resources.size(); ++i)
+        m_storeTables.push_back(std::make_unique<InformerStoreTable>());
     int spread = 0;
     for (size_t ci = 0; ci < m_scenario.clients.size(); ++ci) {
         const ClientSpec& spec = m_scenario.clients[ci];
@@ -98,6 +101,7 @@ bool Simulation::build(QString* error) {
             config.apiserver =
                 spec.apiserver >= 0 ? spec.apiserver : spread++ % m_scenario.server.count;
             config.startAt = spec.startAt;
+            config.storeTable = m_storeTables[static_cast<size_t>(config.resource)].get();
             m_clients.push_back(std::make_unique<ClientReflector>(m_ctx, servers, config));
             m_clientSpecIndex.push_back(static_cast<int>(ci));
         }
@@ -265,20 +269,27 @@ void Simulation::sample() {
 }
 
 void Simulation::checkConsistency() {
-    auto check = [this](WatcherId owner, ResourceVersion storeRv, const ObjectStore& store) {
-        if (storeRv == 0)
-            return;
+    for (auto& s : m_apiservers) {
+        for (auto& c : s->cachers()) {
+            if (!c->cache().ready())
+                continue;
+            m_entries.clear();
+            const ObjectStore& store = c->cache().store();
+            for (KeyId k : store.keys())
+                m_entries.push_back(StoreEntry{k, store.get(k)->modRev});
+            m_hub.checkStore(c->hubId(), m_ctx.now, c->cache().resourceVersion(), m_entries,
+                             m_etcd);
+        }
+    }
+    for (auto& c : m_clients) {
+        if (c->resourceVersion() == 0)
+            continue;
         m_entries.clear();
-        for (KeyId k : store.keys())
-            m_entries.push_back(StoreEntry{k, store.get(k)->modRev});
-        m_hub.checkStore(owner, m_ctx.now, storeRv, m_entries, m_etcd);
-    };
-    for (auto& s : m_apiservers)
-        for (auto& c : s->cachers())
-            if (c->cache().ready())
-                check(c->hubId(), c->cache().resourceVersion(), c->cache().store());
-    for (auto& c : m_clients)
-        check(c->hubId(), c->resourceVersion(), c->store());
+        c->store().forEach([this](KeyId k, const KeyValuePtr& o) {
+            m_entries.push_back(StoreEntry{k, o->modRev});
+        });
+        m_hub.checkStore(c->hubId(), m_ctx.now, c->resourceVersion(), m_entries, m_etcd);
+    }
 }
 
 std::int64_t Simulation::totalWrites() const {

@@ -17,6 +17,7 @@ namespace ws {
 class ApiServer;
 class ClientReflector;
 class ObjectWriter;
+class InformerStoreTable;
 
 // A whole simulated cluster driven by a scenario on a virtual clock: etcd, the apiservers with
 // their caches, the informers, the workload and the faults. step() advances one tick; the same
@@ -68,6 +69,7 @@ private:
     SimContext m_ctx;
     std::vector<std::unique_ptr<ObjectWriter>> m_writers;
     std::vector<std::unique_ptr<ApiServer>> m_apiservers;
+    std::vector<std::unique_ptr<InformerStoreTable>> m_storeTables; // per resource
     std::vector<std::unique_ptr<ClientReflector>> m_clients;
     std::vector<int> m_clientSpecIndex; // per client: index into scenario.clients
 

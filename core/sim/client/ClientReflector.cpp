@@ -8,7 +8,8 @@ namespace ws {
 
 ClientReflector::ClientReflector(SimContext& ctx, std::vector<ApiServer*> servers,
                                  ClientConfig config)
-    : m_ctx(ctx), m_servers(std::move(servers)), m_config(std::move(config)) {
+    : m_ctx(ctx), m_servers(std::move(servers)), m_config(std::move(config)),
+      m_store(m_config.storeTable ? InformerStore(m_config.storeTable) : InformerStore()) {
     m_apiserver = std::clamp(m_config.apiserver, 0, static_cast<int>(m_servers.size()) - 1);
     WatcherInfo info;
     info.id = m_config.id;
@@ -169,7 +170,9 @@ void ClientReflector::handle(const WatchDelivery& d) {
         break; // handled by readWatch
     case WatchEventType::Bookmark:
         if (d.initialEventsEnd && m_awaitingInitialEnd) {
-            m_store = m_initialStore;
+            m_store.clear();
+            for (KeyId k : m_initialStore.keys())
+                m_store.set(k, m_initialStore.get(k));
             m_initialStore.clear();
             m_awaitingInitialEnd = false;
             m_everSynced = true;
@@ -186,11 +189,16 @@ void ClientReflector::handle(const WatchDelivery& d) {
         o.rv = d.rv;
         o.initial = d.initial || m_awaitingInitialEnd;
         hub.watchResponse(m_hubId, m_ctx.now, std::span<const ObservedEvent>(&o, 1));
-        ObjectStore& target = m_awaitingInitialEnd ? m_initialStore : m_store;
-        if (d.type == WatchEventType::Deleted)
-            target.erase(d.key);
-        else
-            target.set(d.key, d.object);
+        if (m_awaitingInitialEnd) {
+            if (d.type == WatchEventType::Deleted)
+                m_initialStore.erase(d.key);
+            else
+                m_initialStore.set(d.key, d.object);
+        } else if (d.type == WatchEventType::Deleted) {
+            m_store.erase(d.key);
+        } else {
+            m_store.set(d.key, d.object);
+        }
         if (!o.initial)
             m_lastSyncRv = d.rv;
         ++m_events;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ClientProfile.h"
+#include "InformerStoreTable.h"
 #include "detect/Observation.h"
 #include "sim/Backoff.h"
 #include "sim/ObjectStore.h"
@@ -21,6 +22,7 @@ struct ClientConfig {
     double readEventsPerSecond = 0; // how fast it reads its watch (0: as fast as they come)
     int apiserver = 0;              // the apiserver it talks to first
     TimeUs startAt = 0;
+    InformerStoreTable* storeTable = nullptr; // shared by the resource's informers; null: own
 };
 
 // An informer's reflector with client-go semantics: ListAndWatch, the relist RV choice, backoff,
@@ -38,7 +40,7 @@ public:
     const ClientConfig& config() const { return m_config; }
     WatcherId hubId() const { return m_hubId; }
     ResourceVersion resourceVersion() const { return m_lastSyncRv; }
-    const ObjectStore& store() const { return m_store; }
+    const InformerStore& store() const { return m_store; }
     QString stateName() const;
     QString apiserverName() const;
     std::int64_t eventsReceived() const { return m_events; }
@@ -70,7 +72,7 @@ private:
     Backoff m_backoff;
     std::uint64_t m_generation = 0;
 
-    ObjectStore m_store;
+    InformerStore m_store;
     ObjectStore m_initialStore; // watch-list: objects until the initial-events-end bookmark
     bool m_awaitingInitialEnd = false;
     ResourceVersion m_lastSyncRv = 0;
