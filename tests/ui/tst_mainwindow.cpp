@@ -1,0 +1,294 @@
+#include "SyntheticCluster.h"
+#include "charts/ChartData.h"
+#include "engine/Session.h"
+#include "models/AnomalyFilterProxy.h"
+#include "models/AnomalyListModel.h"
+#include "models/CacheTableModel.h"
+#include "models/WatcherTableModel.h"
+#include "widgets/AnomalyDetailPane.h"
+#include "widgets/BufferOccupancyChart.h"
+#include "widgets/LiveChartView.h"
+#include "widgets/MainWindow.h"
+#include "widgets/RvTimelineChart.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QLineEdit>
+#include <QTableView>
+#include <QTest>
+#include <QValueAxis>
+
+using namespace ws;
+using namespace ws::test;
+
+namespace {
+
+// A Session whose "engine" is the test: it emits the updates the test hands it, from the same
+// thread, so the window's queued connections are exercised as in the program.
+class ScriptedSession : public Session {
+public:
+    using Session::Session;
+    QString description() const override { return QStringLiteral("scripted, seed 7"); }
+    QStringList resources() const override { return {QStringLiteral("pods")}; }
+    void start() override {}
+    void stop() override {}
+    void push(const EngineUpdate& u) { emit updated(u); }
+    void fail(const QString& m) { emit failed(m); }
+    void finish() { emit finished(); }
+};
+
+EngineUpdate denseUpdate(int index, int pointsPerSeries, double stepMs) {
+    EngineUpdate u;
+    const double t0 = index * pointsPerSeries * stepMs;
+    u.now = TimeUs((t0 + pointsPerSeries * stepMs) * kUsPerMs);
+    for (const char* name :
+         {"head_rv", "cache_rv", "watcher_rv:a", "buffer_used", "buffer_capacity"}) {
+        QVector<QPointF> pts;
+        pts.reserve(pointsPerSeries);
+        for (int i = 0; i < pointsPerSeries; ++i)
+            pts.append(QPointF(t0 + i * stepMs, 1000 + index * pointsPerSeries + i));
+        u.series.append(delta(QStringLiteral("pods"), QString::fromLatin1(name), pts));
+    }
+    return u;
+}
+
+} // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void showsSessionRows();
+    void chartPointCountsAfterDecimation();
+    void boundedMemoryOver100Updates();
+    void replotsAreCoalesced();
+    void pauseHoldsAndResumes();
+    void selectingAnomalyFocusesChart();
+    void filterEditFiltersList();
+    void failureAndFinish();
+    void screenshot();
+};
+
+void TestMainWindow::initTestCase() {
+    QLocale::setDefault(QLocale::c());
+}
+
+void TestMainWindow::showsSessionRows() {
+    ScriptedSession session;
+    MainWindow window(&session);
+    QCOMPARE(window.windowTitle(), QStringLiteral("WatchScope — scripted, seed 7"));
+    SyntheticCluster cluster;
+    for (int i = 0; i < 50; ++i)
+        session.push(cluster.next());
+    // Queued: nothing before the event loop runs.
+    QCOMPARE(window.updatesApplied(), 0);
+    QTRY_COMPARE(window.updatesApplied(), 50);
+
+    QCOMPARE(window.watcherModel()->rowCount(), 5);
+    QCOMPARE(window.cacheModel()->rowCount(), 3);
+    QVERIFY(window.watcherModel()->rowOf(QStringLiteral("pods"),
+                                         QStringLiteral("audit-exporter")) >= 0);
+    QCOMPARE(window.resourceChooser()->count(), 2);
+    QCOMPARE(window.currentResource(), QStringLiteral("pods"));
+    QCOMPARE(window.anomalyModel()->rowCount(), 0);
+    for (int i = 0; i < 150; ++i)
+        session.push(cluster.next());
+    QTRY_COMPARE(window.updatesApplied(), 200);
+    QCOMPARE(window.anomalyModel()->rowCount(), 1); // stuck-watcher at 18 s
+    QCOMPARE(window.anomalyModel()->anomaly(0).kind, AnomalyKind::StuckWatcher);
+    QVERIFY(window.bufferChart()->gaugeText().contains(QStringLiteral("/ 1,000")));
+}
+
+void TestMainWindow::chartPointCountsAfterDecimation() {
+    MainWindow window(nullptr);
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+
+    // Sparse: 10 samples/s over 20 s, all inside the 60 s window, so every point is drawn.
+    SyntheticCluster cluster;
+    for (int i = 0; i < 200; ++i)
+        window.applyUpdate(cluster.next());
+    RvTimelineChart* chart = window.rvChart();
+    chart->replotNow();
+    QCOMPARE(chart->pointCount(QStringLiteral("head_rv")), 200);
+    QCOMPARE(chart->pointCount(QStringLiteral("watcher_rv:audit-exporter")), 200);
+    QCOMPARE(chart->axisX()->min(), 0.0);
+    QCOMPARE(chart->axisX()->max(), 60.0);
+    QVERIFY(chart->axisX()->titleText().contains(QStringLiteral("(s)")));
+    QVERIFY(!chart->axisY()->titleText().isEmpty());
+
+    // Dense: 60,000 samples in the window are cut to at most two per pixel column.
+    MainWindow dense(nullptr, nullptr, SeriesBuffer::Limits{15 * 60 * 1000.0, 100000});
+    dense.resize(1400, 900);
+    dense.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dense));
+    for (int i = 0; i < 60; ++i)
+        dense.applyUpdate(denseUpdate(i, 1000, 1.0)); // 1 ms apart, 60 s in all
+    dense.rvChart()->replotNow();
+    const int columns = dense.rvChart()->lastReplotColumns();
+    QVERIFY(columns > 300);
+    const int head = dense.rvChart()->pointCount(QStringLiteral("head_rv"));
+    QVERIFY2(head <= 2 * columns + 3, qPrintable(QString::number(head)));
+    QVERIFY2(head >= columns,
+             qPrintable(QStringLiteral("%1 points, %2 columns").arg(head).arg(columns)));
+    QCOMPARE(dense.rvChart()->pointCount(QStringLiteral("watcher_rv:a")), head);
+    dense.bufferChart()->view()->replotNow();
+    QVERIFY(dense.bufferChart()->pointCount(QStringLiteral("buffer_used")) <=
+            2 * dense.bufferChart()->view()->lastReplotColumns() + 3);
+}
+
+void TestMainWindow::boundedMemoryOver100Updates() {
+    const SeriesBuffer::Limits limits{/*spanMs=*/10 * 60 * 1000.0, /*maxPoints=*/5000};
+    MainWindow window(nullptr, nullptr, limits);
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    for (int i = 0; i < 100; ++i) {
+        window.applyUpdate(denseUpdate(i, 2000, 5.0)); // 200,000 samples per series pushed
+        if (i % 10 == 0)
+            QCoreApplication::processEvents();
+    }
+    // Five series, each capped: the GUI keeps a window, the engine keeps the history.
+    QCOMPARE(window.chartData().retainedPoints(), std::size_t(5 * 5000));
+    window.rvChart()->replotNow();
+    QVERIFY(window.rvChart()->pointCount(QStringLiteral("head_rv")) <=
+            2 * window.rvChart()->lastReplotColumns() + 3);
+    const SeriesBuffer* head =
+        window.chartData().series(QStringLiteral("pods"), QStringLiteral("head_rv"));
+    QCOMPARE(head->last().x(), 100 * 2000 * 5.0 - 5.0);
+}
+
+void TestMainWindow::replotsAreCoalesced() {
+    MainWindow window(nullptr);
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    SyntheticCluster cluster;
+    window.applyUpdate(cluster.next());
+    QTest::qWait(100);
+    const int before = window.rvChart()->replotCount();
+    for (int i = 0; i < 100; ++i)
+        window.applyUpdate(cluster.next()); // a burst: one frame's worth of replots at most
+    QTest::qWait(150);
+    QVERIFY2(window.rvChart()->replotCount() - before <= 2,
+             qPrintable(QString::number(window.rvChart()->replotCount() - before)));
+    QVERIFY(window.rvChart()->replotCount() > before);
+}
+
+void TestMainWindow::pauseHoldsAndResumes() {
+    MainWindow window(nullptr);
+    SyntheticCluster cluster;
+    for (int i = 0; i < 100; ++i)
+        window.applyUpdate(cluster.next());
+    QCOMPARE(window.anomalyModel()->rowCount(), 0);
+    window.setViewPaused(true);
+    QVERIFY(window.rvChart()->isFrozen());
+    const qint64 rvBefore = window.watcherModel()->watcher(0).rv;
+    for (int i = 0; i < 100; ++i)
+        window.applyUpdate(cluster.next());
+    QCOMPARE(window.anomalyModel()->rowCount(), 0); // held, not shown
+    QCOMPARE(window.watcherModel()->watcher(0).rv, rvBefore);
+    QVERIFY(window.stateText().contains(QStringLiteral("1 new anomalies held")));
+    window.setViewPaused(false);
+    QVERIFY(!window.rvChart()->isFrozen());
+    QCOMPARE(window.anomalyModel()->rowCount(), 1);
+    QVERIFY(window.watcherModel()->watcher(0).rv > rvBefore);
+    QCOMPARE(window.watcherModel()->rowCount(), 5);
+}
+
+void TestMainWindow::selectingAnomalyFocusesChart() {
+    MainWindow window(nullptr);
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    SyntheticCluster cluster;
+    for (int i = 0; i < 900; ++i)
+        window.applyUpdate(cluster.next());
+    QCOMPARE(window.anomalyModel()->rowCount(), 4);
+    window.rvChart()->replotNow();
+    QVERIFY(window.rvChart()->followsLive());
+    QCOMPARE(window.rvChart()->markerCount(), 3); // the pods ones in the last 60 s
+
+    // Row 1 is the watcher-lag warning at 45 s on pods.
+    window.selectAnomaly(1);
+    const Anomaly& a = window.anomalyModel()->anomaly(1);
+    QCOMPARE(a.kind, AnomalyKind::WatcherLag);
+    QVERIFY(window.detailPane()->text().contains(QStringLiteral("Kind: watcher-lag")));
+    QVERIFY(window.detailPane()->text().contains(QStringLiteral("Watcher: audit-exporter")));
+    QVERIFY(window.detailPane()->text().contains(QStringLiteral("Time: 45.000 s")));
+    window.rvChart()->replotNow();
+    QVERIFY(!window.rvChart()->followsLive());
+    QCOMPARE(window.rvChart()->visibleFromMs(), 45000.0 - 30000.0);
+    QCOMPARE(window.rvChart()->visibleToMs(), 45000.0 + 30000.0);
+
+    // The configmaps anomaly switches the charts to its resource.
+    window.selectAnomaly(0);
+    QCOMPARE(window.currentResource(), QStringLiteral("configmaps"));
+    QCOMPARE(window.rvChart()->resource(), QStringLiteral("configmaps"));
+
+    // Clicking a chart marker selects its row.
+    emit window.rvChart()->anomalyClicked(2);
+    QCOMPARE(window.anomalyView()->currentIndex().row(), 2);
+}
+
+void TestMainWindow::filterEditFiltersList() {
+    MainWindow window(nullptr);
+    SyntheticCluster cluster;
+    for (int i = 0; i < 900; ++i)
+        window.applyUpdate(cluster.next());
+    QCOMPARE(window.anomalyProxy()->rowCount(), 4);
+    QTest::keyClicks(window.filterEdit(), QStringLiteral("watcher:audit severity:warn"));
+    QCOMPARE(window.anomalyProxy()->rowCount(), 2);
+    window.kindChooser()->setCurrentIndex(
+        window.kindChooser()->findText(QStringLiteral("too-old-rv")));
+    QCOMPARE(window.anomalyProxy()->rowCount(), 1);
+    window.filterEdit()->clear();
+    window.kindChooser()->setCurrentIndex(0);
+    QCOMPARE(window.anomalyProxy()->rowCount(), 4);
+}
+
+void TestMainWindow::failureAndFinish() {
+    ScriptedSession session;
+    MainWindow window(&session);
+    SyntheticCluster cluster;
+    session.push(cluster.next());
+    session.finish();
+    QTRY_COMPARE(window.stateText(), QStringLiteral("Finished"));
+
+    ScriptedSession broken;
+    MainWindow other(&broken);
+    broken.fail(QStringLiteral("unknown scenario 'nope'"));
+    QTRY_COMPARE(other.lastError(), QStringLiteral("unknown scenario 'nope'"));
+    QVERIFY(other.stateText().contains(QStringLiteral("unknown scenario 'nope'")));
+}
+
+void TestMainWindow::screenshot() {
+    // A realistic window for a human (or the screenshot script) to look at; the test checks it
+    // renders. WS_SCREENSHOT=path saves it; WS_SCREENSHOT_HOLD_MS keeps it on screen.
+    ScriptedSession session;
+    MainWindow window(&session);
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    SyntheticCluster cluster;
+    for (int i = 0; i < 900; ++i)
+        window.applyUpdate(cluster.next());
+    window.setSpan(90);
+    window.selectAnomaly(2);
+    window.setFollowLive(true);
+    window.rvChart()->replotNow();
+    window.bufferChart()->view()->replotNow();
+    QTest::qWait(50);
+    const QPixmap shot = window.grab();
+    QCOMPARE(shot.size(), window.size() * shot.devicePixelRatio());
+    const QString path = qEnvironmentVariable("WS_SCREENSHOT");
+    if (!path.isEmpty())
+        QVERIFY(shot.save(path));
+    const int hold = qEnvironmentVariableIntValue("WS_SCREENSHOT_HOLD_MS");
+    if (hold > 0)
+        QTest::qWait(hold);
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

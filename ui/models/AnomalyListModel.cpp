@@ -1,0 +1,139 @@
+#include "AnomalyListModel.h"
+
+#include "CellFormat.h"
+
+#include <QColor>
+
+namespace ws {
+
+int AnomalyListModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int AnomalyListModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QColor AnomalyListModel::severityColor(Severity severity) {
+    // Dark enough to read as text on a light background, distinct enough to tell apart.
+    switch (severity) {
+    case Severity::Error:
+        return QColor(0xb0, 0x00, 0x20);
+    case Severity::Warning:
+        return QColor(0xa8, 0x5a, 0x00);
+    case Severity::Info:
+        return QColor(0x1a, 0x5f, 0xb4);
+    }
+    return {};
+}
+
+QVariant AnomalyListModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Anomaly& a = m_rows.at(index.row());
+    const int column = index.column();
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (column) {
+        case NumberColumn:
+            return index.row() + 1;
+        case TimeColumn:
+            return formatTimeUs(a.time);
+        case SeverityColumn:
+            return severityName(a.severity);
+        case KindColumn:
+            return kindName(a.kind);
+        case SourceColumn:
+            return sourceName(a.source);
+        case ResourceColumn:
+            return a.resource;
+        case RvColumn:
+            return a.rv == 0 ? QString() : QString::number(a.rv);
+        case WatcherColumn:
+            return a.watcher;
+        case KeyColumn:
+            return a.key;
+        case MessageColumn:
+            return a.message;
+        }
+        return {};
+    case SortRole:
+        switch (column) {
+        case NumberColumn:
+            return index.row();
+        case TimeColumn:
+            return QVariant::fromValue<qint64>(a.time);
+        case SeverityColumn:
+            return int(a.severity);
+        case RvColumn:
+            return QVariant::fromValue<qint64>(a.rv);
+        default:
+            return data(index, Qt::DisplayRole);
+        }
+    case AnomalyRole:
+        return QVariant::fromValue(a);
+    case Qt::ForegroundRole:
+        if (column == SeverityColumn || column == KindColumn)
+            return severityColor(a.severity);
+        return {};
+    case Qt::DecorationRole:
+        // A colour swatch in the first column, like Wireshark's coloured packet rows.
+        if (column == SeverityColumn)
+            return severityColor(a.severity);
+        return {};
+    case Qt::TextAlignmentRole:
+        if (column == NumberColumn || column == TimeColumn || column == RvColumn)
+            return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+    case Qt::ToolTipRole:
+        if (column == MessageColumn || column == KeyColumn)
+            return data(index, Qt::DisplayRole);
+        return {};
+    }
+    return {};
+}
+
+QVariant AnomalyListModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case NumberColumn:
+        return tr("No.");
+    case TimeColumn:
+        return tr("Time (s)");
+    case SeverityColumn:
+        return tr("Severity");
+    case KindColumn:
+        return tr("Kind");
+    case SourceColumn:
+        return tr("Source");
+    case ResourceColumn:
+        return tr("Resource");
+    case RvColumn:
+        return tr("RV");
+    case WatcherColumn:
+        return tr("Watcher");
+    case KeyColumn:
+        return tr("Key");
+    case MessageColumn:
+        return tr("Message");
+    }
+    return {};
+}
+
+void AnomalyListModel::appendAnomalies(const AnomalyList& batch) {
+    if (batch.isEmpty())
+        return;
+    const int first = int(m_rows.size());
+    beginInsertRows({}, first, first + int(batch.size()) - 1);
+    m_rows.append(batch);
+    endInsertRows();
+}
+
+void AnomalyListModel::clear() {
+    beginResetModel();
+    m_rows.clear();
+    endResetModel();
+}
+
+} // namespace ws

@@ -1,0 +1,172 @@
+#include "CacheTableModel.h"
+
+#include "CellFormat.h"
+
+#include <QColor>
+
+namespace ws {
+
+namespace {
+
+QString rowKey(const QString& resource, const QString& apiserver) {
+    return resource + QLatin1Char('\x1f') + apiserver;
+}
+
+double fill(const CacheSnapshot& c) {
+    return c.bufferCapacity > 0 ? double(c.bufferUsed) / double(c.bufferCapacity) : 0.0;
+}
+
+QVariant cellValue(const CacheSnapshot& c, int column) {
+    switch (column) {
+    case CacheTableModel::ResourceColumn:
+        return c.resource;
+    case CacheTableModel::ApiserverColumn:
+        return c.apiserver;
+    case CacheTableModel::HeadRvColumn:
+        return QVariant::fromValue<qint64>(c.headRv);
+    case CacheTableModel::CacheRvColumn:
+        return QVariant::fromValue<qint64>(c.cacheRv);
+    case CacheTableModel::CacheLagColumn:
+        return QVariant::fromValue<qint64>(c.headRv - c.cacheRv);
+    case CacheTableModel::BufferColumn:
+        // Only compared for change detection; sorting uses the fill ratio (see data()).
+        return QStringLiteral("%1/%2").arg(c.bufferUsed).arg(c.bufferCapacity);
+    case CacheTableModel::OldestRvColumn:
+        return QVariant::fromValue<qint64>(c.bufferOldestRv);
+    case CacheTableModel::ObjectsColumn:
+        return c.objects;
+    }
+    return {};
+}
+
+} // namespace
+
+int CacheTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int CacheTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant CacheTableModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const CacheSnapshot& c = m_rows.at(index.row());
+    const int column = index.column();
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (column) {
+        case ResourceColumn:
+            return c.resource;
+        case ApiserverColumn:
+            return c.apiserver.isEmpty() ? QStringLiteral("—") : c.apiserver;
+        case HeadRvColumn:
+            return formatRv(c.headRv);
+        case CacheRvColumn:
+            return formatRv(c.cacheRv);
+        case CacheLagColumn:
+            return formatCount(c.headRv - c.cacheRv);
+        case BufferColumn:
+            return QStringLiteral("%1 / %2 (%3%)")
+                .arg(formatCount(c.bufferUsed), formatCount(c.bufferCapacity))
+                .arg(qRound(fill(c) * 100));
+        case OldestRvColumn:
+            return formatRv(c.bufferOldestRv);
+        case ObjectsColumn:
+            return formatCount(c.objects);
+        }
+        return {};
+    case SortRole:
+        return column == BufferColumn ? QVariant(fill(c)) : cellValue(c, column);
+    case Qt::TextAlignmentRole:
+        return column >= HeadRvColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                                      : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+    case Qt::ForegroundRole:
+        // A full ring buffer is what makes watchers fall out with 410 Gone: show it.
+        if (column == BufferColumn && fill(c) >= 0.95)
+            return QColor(0xa0, 0x4a, 0x00);
+        return {};
+    }
+    return {};
+}
+
+QVariant CacheTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case ResourceColumn:
+        return tr("Resource");
+    case ApiserverColumn:
+        return tr("Apiserver");
+    case HeadRvColumn:
+        return tr("Head RV");
+    case CacheRvColumn:
+        return tr("Cache RV");
+    case CacheLagColumn:
+        return tr("Cache lag (rev)");
+    case BufferColumn:
+        return tr("Buffer used / capacity");
+    case OldestRvColumn:
+        return tr("Oldest RV");
+    case ObjectsColumn:
+        return tr("Objects");
+    }
+    return {};
+}
+
+void CacheTableModel::applySnapshots(const QVector<CacheSnapshot>& snapshots) {
+    QVector<CacheSnapshot> added;
+    QHash<QString, int> addedIndex;
+    for (const CacheSnapshot& s : snapshots) {
+        const QString key = rowKey(s.resource, s.apiserver);
+        const auto it = m_rowByKey.constFind(key);
+        if (it == m_rowByKey.cend()) {
+            const auto pending = addedIndex.constFind(key);
+            if (pending != addedIndex.cend()) {
+                added[*pending] = s;
+            } else {
+                addedIndex.insert(key, int(added.size()));
+                added.append(s);
+            }
+            continue;
+        }
+        const int row = *it;
+        CacheSnapshot& old = m_rows[row];
+        int first = -1;
+        int last = -1;
+        for (int c = 0; c < ColumnCount; ++c) {
+            if (cellValue(old, c) != cellValue(s, c)) {
+                if (first < 0)
+                    first = c;
+                last = c;
+            }
+        }
+        if (first < 0)
+            continue;
+        old = s;
+        emit dataChanged(index(row, first), index(row, last));
+    }
+    if (added.isEmpty())
+        return;
+    const int firstRow = int(m_rows.size());
+    beginInsertRows({}, firstRow, firstRow + int(added.size()) - 1);
+    for (const CacheSnapshot& s : std::as_const(added)) {
+        m_rowByKey.insert(rowKey(s.resource, s.apiserver), int(m_rows.size()));
+        m_rows.append(s);
+    }
+    endInsertRows();
+}
+
+int CacheTableModel::rowOf(const QString& resource, const QString& apiserver) const {
+    return m_rowByKey.value(rowKey(resource, apiserver), -1);
+}
+
+void CacheTableModel::clear() {
+    beginResetModel();
+    m_rows.clear();
+    m_rowByKey.clear();
+    endResetModel();
+}
+
+} // namespace ws

@@ -1,0 +1,122 @@
+#include "AnomalyDetailPane.h"
+
+#include "models/AnomalyListModel.h"
+#include "models/CellFormat.h"
+
+#include <QLabel>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+namespace ws {
+
+AnomalyDetailPane::AnomalyDetailPane(QWidget* parent)
+    : QWidget(parent), m_heading(new QLabel(this)), m_fields(new QTextBrowser(this)) {
+    QFont headingFont = m_heading->font();
+    headingFont.setBold(true);
+    m_heading->setFont(headingFont);
+    m_heading->setWordWrap(true);
+    m_heading->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    // Rich text rather than a tree: long messages and keys wrap instead of being elided, and
+    // any part of them can be selected and copied.
+    m_fields->setOpenLinks(false);
+    m_fields->setFrameShape(QFrame::StyledPanel);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_heading);
+    layout->addWidget(m_fields, 1);
+    clear();
+}
+
+QString AnomalyDetailPane::kindMeaning(AnomalyKind kind) {
+    switch (kind) {
+    case AnomalyKind::PrevKvNil:
+        return tr("A non-create etcd event without prev_kv, or the apiserver's PrevKv=nil "
+                  "InternalError.");
+    case AnomalyKind::RevisionGap:
+        return tr("A watch skipped revisions it must see, or events were lost between a watch "
+                  "and a consistent list.");
+    case AnomalyKind::RevisionRegression:
+        return tr("An RV lower than one already seen by the same client: reordering on a "
+                  "stream, or time travel across reconnects/apiservers.");
+    case AnomalyKind::DuplicateEvent:
+        return tr("The same (revision, key) delivered twice.");
+    case AnomalyKind::SplitRevision:
+        return tr("One revision split across two responses.");
+    case AnomalyKind::BookmarkViolation:
+        return tr("An event at or below an already delivered bookmark/progress RV, or a "
+                  "bookmark going backwards.");
+    case AnomalyKind::TooOldRv:
+        return tr("410 Expired/Gone (watch ERROR event or list error), or an etcd compacted "
+                  "cancel.");
+    case AnomalyKind::TooLargeRv:
+        return tr("504 \"Too large resource version\".");
+    case AnomalyKind::RetryLoop:
+        return tr("The same error retried repeatedly without progress.");
+    case AnomalyKind::RelistStorm:
+        return tr("Relists above a rate threshold for one resource, or across many clients at "
+                  "once.");
+    case AnomalyKind::WatcherLag:
+        return tr("A watcher's lag (head RV − watcher RV, and seconds behind) above threshold.");
+    case AnomalyKind::StuckWatcher:
+        return tr("A watcher's RV has not moved for a while although the head moved.");
+    case AnomalyKind::WatcherTerminated:
+        return tr("The server closed a watch without an ERROR event (slow watcher, shutdown).");
+    case AnomalyKind::StaleObject:
+        return tr("An object present in a cache/store that a consistent read says is gone or "
+                  "newer.");
+    case AnomalyKind::InitialEventsStalled:
+        return tr("A watch-list never delivered its k8s.io/initial-events-end bookmark.");
+    case AnomalyKind::StreamError:
+        return tr("A malformed frame, unknown event type, undecodable object or broken stream.");
+    }
+    return {};
+}
+
+void AnomalyDetailPane::showAnomaly(const Anomaly& a, int number) {
+    m_heading->setText(tr("Anomaly #%1: %2").arg(number).arg(kindName(a.kind)));
+    const QString absent = tr("(not applicable)");
+    const QString color = AnomalyListModel::severityColor(a.severity).name();
+    m_lines.clear();
+    QString html = QStringLiteral("<table cellspacing='0' cellpadding='3' width='100%'>");
+    const auto add = [&](const QString& field, const QString& value, bool colored = false,
+                         bool mono = false) {
+        m_lines.append(field + QStringLiteral(": ") + value);
+        QString cell = value.toHtmlEscaped();
+        if (mono)
+            cell = QStringLiteral("<code>%1</code>").arg(cell);
+        if (colored)
+            cell = QStringLiteral("<span style='color:%1'><b>%2</b></span>").arg(color, cell);
+        html += QStringLiteral("<tr><td valign='top' style='color:#555555'>%1</td>"
+                               "<td valign='top'>%2</td></tr>")
+                    .arg(field.toHtmlEscaped(), cell);
+    };
+    add(tr("Time"), tr("%1 s").arg(formatTimeUs(a.time)));
+    add(tr("Kind"), kindName(a.kind), true);
+    add(tr("Severity"), severityName(a.severity), true);
+    add(tr("Source"), sourceName(a.source));
+    add(tr("Resource"), a.resource.isEmpty() ? absent : a.resource);
+    add(tr("Key"), a.key.isEmpty() ? absent : a.key, false, !a.key.isEmpty());
+    add(tr("RV"), a.rv == 0 ? absent : QString::number(a.rv), false, a.rv != 0);
+    add(tr("Watcher"), a.watcher.isEmpty() ? absent : a.watcher);
+    add(tr("Message"), a.message);
+    add(tr("Meaning"), kindMeaning(a.kind));
+    html += QStringLiteral("</table>");
+    m_fields->setHtml(html);
+}
+
+void AnomalyDetailPane::clear() {
+    m_heading->setText(tr("No anomaly selected"));
+    m_lines.clear();
+    m_fields->setHtml(QStringLiteral("<p style='color:#666666'>%1</p>")
+                          .arg(tr("Select a row in the anomaly list, or click a red marker on "
+                                  "the resource-version chart, to see every field here.")
+                                   .toHtmlEscaped()));
+}
+
+QString AnomalyDetailPane::text() const {
+    return m_lines.join(QLatin1Char('\n'));
+}
+
+} // namespace ws

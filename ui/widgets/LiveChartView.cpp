@@ -1,0 +1,217 @@
+#include "LiveChartView.h"
+
+#include "charts/ChartData.h"
+#include "charts/Decimation.h"
+
+#include <QChart>
+#include <QValueAxis>
+#include <QWheelEvent>
+#include <QXYSeries>
+#include <cmath>
+
+namespace ws {
+
+namespace {
+
+// 1, 2 or 5 times a power of ten, so that `range` gets about `ticks` intervals.
+double niceStep(double range, int ticks) {
+    const double raw = std::max(range, 1e-9) / std::max(ticks, 1);
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    const double fraction = raw / magnitude;
+    const double nice = fraction <= 1 ? 1 : fraction <= 2 ? 2 : fraction <= 5 ? 5 : 10;
+    return nice * magnitude;
+}
+
+} // namespace
+
+LiveChartView::LiveChartView(QWidget* parent)
+    : QChartView(new QChart, parent), m_axisX(new QValueAxis(this)), m_axisY(new QValueAxis(this)) {
+    QChart* c = chart();
+    c->setTheme(QChart::ChartThemeLight);
+    c->setAnimationOptions(QChart::NoAnimation); // animations fight 30 Hz replots
+    c->setMargins(QMargins(4, 4, 4, 4));
+    c->setBackgroundRoundness(0);
+    c->legend()->setAlignment(Qt::AlignBottom);
+    m_axisX->setTitleText(tr("session time (s)"));
+    // Ticks anchored at multiples of a round step: while the view follows the live edge the
+    // labels stay put and scroll with the data instead of being renumbered every frame.
+    for (QValueAxis* axis : {m_axisX, m_axisY}) {
+        axis->setLabelFormat(QStringLiteral("%.0f"));
+        axis->setTickType(QValueAxis::TicksDynamic);
+        axis->setTickAnchor(0);
+        axis->setMinorTickCount(0);
+    }
+    m_axisX->setTickInterval(10);
+    m_axisY->setTickInterval(1);
+    c->addAxis(m_axisX, Qt::AlignBottom);
+    c->addAxis(m_axisY, Qt::AlignLeft);
+    m_axisX->setRange(0, m_spanMs / 1000.0);
+    m_axisY->setRange(0, 1);
+    setRenderHint(QPainter::Antialiasing, true);
+    setMinimumSize(240, 180);
+
+    m_replotTimer.setSingleShot(true);
+    m_replotTimer.setInterval(kReplotIntervalMs);
+    connect(&m_replotTimer, &QTimer::timeout, this, &LiveChartView::replotNow);
+}
+
+void LiveChartView::setChartData(const ChartData* data) {
+    m_data = data;
+    scheduleReplot();
+}
+
+void LiveChartView::setResource(const QString& resource) {
+    if (resource == m_resource)
+        return;
+    m_resource = resource;
+    scheduleReplot();
+}
+
+void LiveChartView::setLiveEdge(double ms) {
+    m_edgeMs = std::max(m_edgeMs, ms);
+    scheduleReplot();
+}
+
+void LiveChartView::setSpanSeconds(double seconds) {
+    const double ms = std::clamp(seconds, 1.0, 24 * 3600.0) * 1000.0;
+    if (ms == m_spanMs)
+        return;
+    m_spanMs = ms;
+    emit spanChanged(seconds);
+    scheduleReplot();
+}
+
+void LiveChartView::setFollowLive(bool follow) {
+    if (follow == m_follow)
+        return;
+    m_follow = follow;
+    emit followLiveChanged(follow);
+    scheduleReplot();
+}
+
+void LiveChartView::centerOn(double ms) {
+    m_centerMs = ms;
+    setFollowLive(false);
+    scheduleReplot();
+}
+
+void LiveChartView::setFrozen(bool frozen) {
+    if (frozen == m_frozen)
+        return;
+    m_frozen = frozen;
+    if (!frozen && m_pendingWhileFrozen) {
+        m_pendingWhileFrozen = false;
+        scheduleReplot();
+    }
+}
+
+void LiveChartView::bindSeries(const QString& name, QXYSeries* series) {
+    if (m_bound.contains(name))
+        return;
+    m_bound.insert(name, series);
+    if (!series->chart())
+        chart()->addSeries(series);
+    series->attachAxis(m_axisX);
+    series->attachAxis(m_axisY);
+}
+
+void LiveChartView::unbindSeries(const QString& name) {
+    QXYSeries* s = m_bound.take(name);
+    if (!s)
+        return;
+    chart()->removeSeries(s);
+    s->deleteLater();
+}
+
+int LiveChartView::plotColumns() const {
+    const int w = int(chart()->plotArea().width());
+    return w > 10 ? w : std::max(width() - 80, 100);
+}
+
+void LiveChartView::scheduleReplot() {
+    if (m_frozen) {
+        m_pendingWhileFrozen = true;
+        return;
+    }
+    // A timer already running will pick this change up: that is the coalescing.
+    if (!m_replotTimer.isActive())
+        m_replotTimer.start();
+}
+
+void LiveChartView::includeY(double y) {
+    if (!std::isfinite(y))
+        return;
+    if (!m_yValid) {
+        m_yMin = m_yMax = y;
+        m_yValid = true;
+        return;
+    }
+    m_yMin = std::min(m_yMin, y);
+    m_yMax = std::max(m_yMax, y);
+}
+
+void LiveChartView::replotNow() {
+    m_replotTimer.stop();
+    ++m_replotCount;
+    prepareReplot();
+
+    if (m_follow) {
+        m_toMs = std::max(m_edgeMs, m_spanMs);
+        m_fromMs = m_toMs - m_spanMs;
+    } else {
+        m_fromMs = m_centerMs - m_spanMs / 2;
+        m_toMs = m_centerMs + m_spanMs / 2;
+    }
+
+    m_yValid = false;
+    const int columns = plotColumns();
+    m_lastColumns = columns;
+    for (auto it = m_bound.cbegin(); it != m_bound.cend(); ++it) {
+        const SeriesBuffer* buffer = m_data ? m_data->series(m_resource, it.key()) : nullptr;
+        QList<QPointF> points;
+        if (buffer)
+            points = decimateMinMax(*buffer, m_fromMs, m_toMs, columns, 1000.0);
+        for (const QPointF& p : std::as_const(points)) {
+            // The edge points just outside the range keep lines continuous but must not stretch
+            // the y axis to values that are not on screen.
+            if (p.x() * 1000.0 >= m_fromMs && p.x() * 1000.0 <= m_toMs)
+                includeY(p.y());
+        }
+        it.value()->replace(points);
+    }
+    finishReplot(m_fromMs, m_toMs);
+
+    double lo = m_yValid ? m_yMin : 0;
+    double hi = m_yValid ? m_yMax : 1;
+    if (m_yIncludesZero)
+        lo = std::min(lo, 0.0);
+    const double pad = hi > lo ? (hi - lo) * 0.06 : std::max(1.0, std::abs(hi) * 0.01);
+    if (!(m_yIncludesZero && lo == 0))
+        lo -= pad;
+    hi += pad;
+    lo = std::floor(lo);
+    hi = std::ceil(hi);
+    const double xStep = niceStep((m_toMs - m_fromMs) / 1000.0, 8);
+    m_axisX->setLabelFormat(xStep < 1 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
+    m_axisX->setTickInterval(xStep);
+    m_axisX->setRange(m_fromMs / 1000.0, m_toMs / 1000.0);
+    m_axisY->setTickInterval(std::max(1.0, niceStep(hi - lo, 5)));
+    m_axisY->setRange(lo, hi);
+    axesUpdated();
+}
+
+void LiveChartView::wheelEvent(QWheelEvent* event) {
+    // Wheel zooms time: the span is what a reader changes most (seconds vs minutes of history).
+    const int steps = event->angleDelta().y() / 120;
+    if (steps == 0)
+        return QChartView::wheelEvent(event);
+    setSpanSeconds(spanSeconds() * std::pow(1.25, -steps));
+    event->accept();
+}
+
+void LiveChartView::resizeEvent(QResizeEvent* event) {
+    QChartView::resizeEvent(event);
+    scheduleReplot(); // the number of pixel columns changed
+}
+
+} // namespace ws

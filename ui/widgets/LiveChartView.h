@@ -1,0 +1,104 @@
+#pragma once
+
+#include <QChartView>
+#include <QHash>
+#include <QString>
+#include <QTimer>
+
+class QValueAxis;
+class QXYSeries;
+
+namespace ws {
+
+class ChartData;
+
+// A time chart over ChartData for one resource: x in seconds of session time, following the
+// live edge or parked on a chosen moment. Replots are coalesced by a timer (at most ~30 a
+// second) and each bound series gets exactly one replace() per replot with min/max-decimated
+// points, never per-point append() (quadratic in QtCharts). Software rendering only: OpenGL
+// crashes on the offscreen platform CI uses.
+class LiveChartView : public QChartView {
+    Q_OBJECT
+public:
+    static constexpr int kReplotIntervalMs = 33;
+
+    explicit LiveChartView(QWidget* parent = nullptr);
+
+    void setChartData(const ChartData* data);
+    void setResource(const QString& resource);
+    QString resource() const { return m_resource; }
+
+    // Session time of the newest data; the view follows it unless parked.
+    void setLiveEdge(double ms);
+    double liveEdgeMs() const { return m_edgeMs; }
+    void setSpanSeconds(double seconds);
+    double spanSeconds() const { return m_spanMs / 1000.0; }
+    void setFollowLive(bool follow);
+    bool followsLive() const { return m_follow; }
+    // Parks the view centred on `ms` (stops following the live edge).
+    void centerOn(double ms);
+    // While frozen the view keeps what it shows; one replot catches up on unfreeze.
+    void setFrozen(bool frozen);
+    bool isFrozen() const { return m_frozen; }
+    // Floor the y axis at 0 (counts), instead of fitting the data (RVs).
+    void setYIncludesZero(bool include) { m_yIncludesZero = include; }
+
+    void bindSeries(const QString& name, QXYSeries* series);
+    void unbindSeries(const QString& name);
+    bool isBound(const QString& name) const { return m_bound.contains(name); }
+    QXYSeries* boundSeries(const QString& name) const { return m_bound.value(name); }
+    QStringList boundNames() const { return m_bound.keys(); }
+
+    QValueAxis* axisX() const { return m_axisX; }
+    QValueAxis* axisY() const { return m_axisY; }
+    // Visible x range in ms of the last replot.
+    double visibleFromMs() const { return m_fromMs; }
+    double visibleToMs() const { return m_toMs; }
+    int replotCount() const { return m_replotCount; }
+    int plotColumns() const;
+    int lastReplotColumns() const { return m_lastColumns; } // decimation width last used
+
+public slots:
+    void scheduleReplot();
+    void replotNow();
+
+signals:
+    void followLiveChanged(bool follow);
+    void spanChanged(double seconds);
+
+protected:
+    // Hooks for subclasses: adjust the bound series before, add decorations after.
+    virtual void prepareReplot() {}
+    virtual void finishReplot(double /*fromMs*/, double /*toMs*/) {}
+    virtual void axesUpdated() {}
+    // Let subclasses widen the y range (e.g. for markers) before the axis is set.
+    void includeY(double y);
+
+    void wheelEvent(QWheelEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+    const ChartData* m_data = nullptr;
+    QString m_resource;
+
+private:
+    QValueAxis* m_axisX;
+    QValueAxis* m_axisY;
+    QHash<QString, QXYSeries*> m_bound;
+    QTimer m_replotTimer;
+    double m_edgeMs = 0;
+    double m_centerMs = 0;
+    double m_spanMs = 60 * 1000.0;
+    double m_fromMs = 0;
+    double m_toMs = 0;
+    double m_yMin = 0;
+    double m_yMax = 0;
+    bool m_yValid = false;
+    bool m_follow = true;
+    bool m_frozen = false;
+    bool m_pendingWhileFrozen = false;
+    bool m_yIncludesZero = false;
+    int m_replotCount = 0;
+    int m_lastColumns = 0;
+};
+
+} // namespace ws

@@ -1,0 +1,530 @@
+#include "MainWindow.h"
+
+#include "AnomalyDetailPane.h"
+#include "BufferOccupancyChart.h"
+#include "LiveChartView.h"
+#include "RvTimelineChart.h"
+#include "engine/Session.h"
+#include "models/AnomalyFilterProxy.h"
+#include "models/AnomalyListModel.h"
+#include "models/CacheTableModel.h"
+#include "models/CellFormat.h"
+#include "models/WatcherTableModel.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QScrollBar>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTabWidget>
+#include <QTableView>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+namespace ws {
+
+namespace {
+
+struct SpanChoice {
+    const char* label;
+    double seconds;
+};
+constexpr SpanChoice kSpans[] = {
+    {"10 s", 10}, {"30 s", 30}, {"1 min", 60}, {"5 min", 300}, {"15 min", 900}};
+constexpr int kDefaultSpanIndex = 2;
+
+QString snapshotKey(const QString& a, const QString& b) {
+    return a + QLatin1Char('\x1f') + b;
+}
+
+} // namespace
+
+MainWindow::MainWindow(Session* session, QWidget* parent, SeriesBuffer::Limits seriesLimits)
+    : QMainWindow(parent), m_session(session), m_chartData(seriesLimits),
+      m_watchers(new WatcherTableModel(this)), m_caches(new CacheTableModel(this)),
+      m_anomalies(new AnomalyListModel(this)), m_anomalyProxy(new AnomalyFilterProxy(this)),
+      m_watcherProxy(new QSortFilterProxyModel(this)),
+      m_cacheProxy(new QSortFilterProxyModel(this)) {
+    qRegisterMetaType<ws::EngineUpdate>();
+    setWindowTitle(session ? tr("WatchScope — %1").arg(session->description()) : tr("WatchScope"));
+    resize(1400, 900);
+
+    m_anomalyProxy->setSourceModel(m_anomalies);
+    m_watcherProxy->setSourceModel(m_watchers);
+    m_watcherProxy->setSortRole(WatcherTableModel::SortRole);
+    m_cacheProxy->setSourceModel(m_caches);
+    m_cacheProxy->setSortRole(CacheTableModel::SortRole);
+
+    m_rvChart = new RvTimelineChart;
+    m_rvChart->setChartData(&m_chartData);
+    m_bufferChart = new BufferOccupancyChart;
+    m_bufferChart->view()->setChartData(&m_chartData);
+
+    auto* charts = new QSplitter(Qt::Horizontal);
+    charts->addWidget(m_rvChart);
+    charts->addWidget(m_bufferChart);
+    charts->setStretchFactor(0, 2);
+    charts->setStretchFactor(1, 1);
+    charts->setSizes({930, 470});
+
+    m_tabs = new QTabWidget;
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(buildAnomalyTab(), tr("Anomalies"));
+    m_watcherView = makeTable(m_watcherProxy);
+    m_watcherView->sortByColumn(WatcherTableModel::IdColumn, Qt::AscendingOrder);
+    m_tabs->addTab(m_watcherView, tr("Watchers"));
+    m_cacheView = makeTable(m_cacheProxy);
+    m_cacheView->sortByColumn(CacheTableModel::ResourceColumn, Qt::AscendingOrder);
+    m_tabs->addTab(m_cacheView, tr("Watch caches"));
+
+    m_detail = new AnomalyDetailPane;
+    auto* lists = new QSplitter(Qt::Horizontal);
+    lists->addWidget(m_tabs);
+    lists->addWidget(m_detail);
+    lists->setStretchFactor(0, 3);
+    lists->setStretchFactor(1, 1);
+    lists->setSizes({1040, 360});
+
+    auto* central = new QSplitter(Qt::Vertical);
+    central->addWidget(charts);
+    central->addWidget(lists);
+    central->setStretchFactor(0, 1);
+    central->setStretchFactor(1, 1);
+    central->setSizes({430, 400});
+    central->setChildrenCollapsible(false);
+    setCentralWidget(central);
+
+    buildActions();
+    buildToolBar();
+    buildStatusBar();
+    setSpan(kSpans[kDefaultSpanIndex].seconds);
+    updateTabTitles();
+
+    // Clicking a marker on the chart selects its row, like clicking a row focuses the chart.
+    connect(m_rvChart, &RvTimelineChart::anomalyClicked, this, &MainWindow::selectAnomaly);
+    connect(m_anomalyView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) { onAnomalySelected(current); });
+    // The two charts show one time window: a wheel zoom on either applies to both.
+    connect(m_rvChart, &LiveChartView::spanChanged, this, &MainWindow::setSpan);
+    connect(m_bufferChart->view(), &LiveChartView::spanChanged, this, &MainWindow::setSpan);
+    connect(m_rvChart, &LiveChartView::followLiveChanged, this, &MainWindow::setFollowLive);
+
+    if (session) {
+        for (const QString& r : session->resources())
+            m_resourceBox->addItem(r);
+        connect(session, &Session::updated, this, &MainWindow::applyUpdate, Qt::QueuedConnection);
+        connect(session, &Session::failed, this, &MainWindow::onSessionFailed,
+                Qt::QueuedConnection);
+        connect(session, &Session::finished, this, &MainWindow::onSessionFinished,
+                Qt::QueuedConnection);
+    }
+    if (m_resourceBox->count() > 0)
+        setCurrentResource(m_resourceBox->itemText(0));
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildActions() {
+    m_pauseAction =
+        new QAction(style()->standardIcon(QStyle::SP_MediaPause), tr("Pause view"), this);
+    m_pauseAction->setCheckable(true);
+    m_pauseAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Space));
+    m_pauseAction->setToolTip(
+        tr("Freeze what is shown; the session keeps running and nothing is lost (Ctrl+Space)"));
+    connect(m_pauseAction, &QAction::toggled, this, &MainWindow::setViewPaused);
+
+    m_followAction =
+        new QAction(style()->standardIcon(QStyle::SP_MediaSeekForward), tr("Follow live"), this);
+    m_followAction->setCheckable(true);
+    m_followAction->setChecked(true);
+    m_followAction->setShortcut(QKeySequence(Qt::Key_End));
+    m_followAction->setToolTip(tr("Keep the charts on the newest data (End)"));
+    connect(m_followAction, &QAction::toggled, this, &MainWindow::setFollowLive);
+
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(m_pauseAction);
+    view->addAction(m_followAction);
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About WatchScope"), this, [this] {
+        QMessageBox::about(this, tr("About WatchScope"),
+                           tr("<b>WatchScope</b> %1<br>Kubernetes watch streams and watch-cache "
+                              "state, live.")
+                               .arg(QApplication::applicationVersion()));
+    });
+}
+
+void MainWindow::buildToolBar() {
+    QToolBar* bar = addToolBar(tr("Session"));
+    bar->setObjectName(QStringLiteral("sessionToolBar"));
+    bar->setMovable(false);
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+
+    bar->addWidget(new QLabel(tr(" Resource: ")));
+    m_resourceBox = new QComboBox;
+    m_resourceBox->setMinimumContentsLength(18);
+    m_resourceBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_resourceBox->setToolTip(tr("Resource shown in the charts"));
+    connect(m_resourceBox, &QComboBox::currentTextChanged, this, &MainWindow::setCurrentResource);
+    bar->addWidget(m_resourceBox);
+
+    bar->addWidget(new QLabel(tr("  Window: ")));
+    m_spanBox = new QComboBox;
+    for (const SpanChoice& s : kSpans)
+        m_spanBox->addItem(tr(s.label), s.seconds);
+    m_spanBox->setCurrentIndex(kDefaultSpanIndex);
+    m_spanBox->setToolTip(tr("Time shown by the charts (mouse wheel on a chart zooms)"));
+    connect(m_spanBox, &QComboBox::activated, this,
+            [this](int index) { setSpan(m_spanBox->itemData(index).toDouble()); });
+    bar->addWidget(m_spanBox);
+    bar->addSeparator();
+    bar->addAction(m_pauseAction);
+    bar->addAction(m_followAction);
+    bar->addSeparator();
+
+    m_sessionLabel = new QLabel;
+    m_sessionLabel->setText(m_session ? tr("  Session: %1").arg(m_session->description())
+                                      : tr("  No session"));
+    m_sessionLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    bar->addWidget(m_sessionLabel);
+}
+
+QWidget* MainWindow::buildAnomalyTab() {
+    auto* tab = new QWidget;
+    m_filterEdit = new QLineEdit;
+    m_filterEdit->setClearButtonEnabled(true);
+    m_filterEdit->setPlaceholderText(
+        tr("Display filter, e.g. resource:pods kind:too-old !watcher:kubelet  (terms AND-ed)"));
+    m_filterEdit->setToolTip(
+        tr("Whitespace-separated terms, all must match. field:value with field one of kind, "
+           "severity, source, resource, key, watcher, rv, message; a bare word searches every "
+           "field; a leading ! negates a term."));
+    connect(m_filterEdit, &QLineEdit::textChanged, this, [this](const QString& text) {
+        m_anomalyProxy->setText(text);
+        updateTabTitles();
+    });
+
+    m_kindBox = new QComboBox;
+    m_kindBox->addItem(tr("All kinds"));
+    for (AnomalyKind kind : allAnomalyKinds())
+        m_kindBox->addItem(kindName(kind), int(kind));
+    connect(m_kindBox, &QComboBox::currentIndexChanged, this, [this](int index) {
+        const QVariant v = m_kindBox->itemData(index);
+        m_anomalyProxy->setKind(v.isValid() ? std::optional(AnomalyKind(v.toInt())) : std::nullopt);
+        updateTabTitles();
+    });
+
+    m_severityBox = new QComboBox;
+    m_severityBox->addItem(tr("All severities"));
+    for (Severity s : {Severity::Error, Severity::Warning, Severity::Info})
+        m_severityBox->addItem(severityName(s), int(s));
+    connect(m_severityBox, &QComboBox::currentIndexChanged, this, [this](int index) {
+        const QVariant v = m_severityBox->itemData(index);
+        m_anomalyProxy->setSeverity(v.isValid() ? std::optional(Severity(v.toInt()))
+                                                : std::nullopt);
+        updateTabTitles();
+    });
+    m_shownLabel = new QLabel;
+
+    auto* filterRow = new QHBoxLayout;
+    filterRow->setContentsMargins(4, 4, 4, 0);
+    filterRow->addWidget(m_filterEdit, 1);
+    filterRow->addWidget(m_kindBox);
+    filterRow->addWidget(m_severityBox);
+    filterRow->addWidget(m_shownLabel);
+
+    m_anomalyView = makeTable(m_anomalyProxy);
+    m_anomalyView->sortByColumn(AnomalyListModel::NumberColumn, Qt::AscendingOrder);
+    QHeaderView* h = m_anomalyView->horizontalHeader();
+    h->resizeSection(AnomalyListModel::NumberColumn, 48);
+    h->resizeSection(AnomalyListModel::TimeColumn, 72);
+    h->resizeSection(AnomalyListModel::SeverityColumn, 86);
+    h->resizeSection(AnomalyListModel::KindColumn, 150);
+    h->resizeSection(AnomalyListModel::SourceColumn, 76);
+    h->resizeSection(AnomalyListModel::ResourceColumn, 90);
+    h->resizeSection(AnomalyListModel::RvColumn, 64);
+    h->resizeSection(AnomalyListModel::WatcherColumn, 160);
+    h->resizeSection(AnomalyListModel::KeyColumn, 170);
+    // One simulator or one endpoint per session: the source rarely tells rows apart, so it
+    // starts hidden (the header's context menu shows it) and leaves the message room.
+    h->setSectionHidden(AnomalyListModel::SourceColumn, true);
+
+    auto* layout = new QVBoxLayout(tab);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(4);
+    layout->addLayout(filterRow);
+    layout->addWidget(m_anomalyView, 1);
+    return tab;
+}
+
+QTableView* MainWindow::makeTable(QAbstractItemModel* model) {
+    auto* view = new QTableView;
+    view->setModel(model);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setSelectionMode(QAbstractItemView::SingleSelection);
+    view->setAlternatingRowColors(true);
+    view->setSortingEnabled(true);
+    view->setWordWrap(false);
+    view->setTextElideMode(Qt::ElideRight);
+    view->verticalHeader()->setVisible(false);
+    // Fixed row heights: a live table must not measure every row it has.
+    view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
+    view->horizontalHeader()->setStretchLastSection(true);
+    view->horizontalHeader()->setDefaultSectionSize(110);
+    view->horizontalHeader()->setHighlightSections(false);
+    // Right-click on a header to choose the columns, as in Wireshark's packet list.
+    QHeaderView* header = view->horizontalHeader();
+    header->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(header, &QWidget::customContextMenuRequested, view, [header, model](const QPoint& pos) {
+        QMenu menu;
+        for (int c = 0; c < model->columnCount(); ++c) {
+            QAction* a = menu.addAction(model->headerData(c, Qt::Horizontal).toString());
+            a->setCheckable(true);
+            a->setChecked(!header->isSectionHidden(c));
+            QObject::connect(a, &QAction::toggled, header,
+                             [header, c](bool on) { header->setSectionHidden(c, !on); });
+        }
+        menu.exec(header->mapToGlobal(pos));
+    });
+    return view;
+}
+
+void MainWindow::buildStatusBar() {
+    m_stateLabel = new QLabel(tr("Waiting for data"));
+    m_timeLabel = new QLabel;
+    m_eventsLabel = new QLabel;
+    m_rateLabel = new QLabel;
+    m_anomalyCountLabel = new QLabel;
+    statusBar()->addWidget(m_stateLabel, 1);
+    for (QLabel* l : {m_timeLabel, m_eventsLabel, m_rateLabel, m_anomalyCountLabel}) {
+        l->setMinimumWidth(l->fontMetrics().horizontalAdvance(QStringLiteral("0")) * 16);
+        l->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        statusBar()->addPermanentWidget(l);
+    }
+    m_timeLabel->setText(tr("t = 0.0 s"));
+    m_eventsLabel->setText(tr("events 0"));
+    m_rateLabel->setText(tr("0 events/s"));
+    m_anomalyCountLabel->setText(tr("anomalies 0"));
+}
+
+QString MainWindow::currentResource() const {
+    return m_resourceBox->currentText();
+}
+
+QString MainWindow::stateText() const {
+    return m_stateLabel->text();
+}
+
+void MainWindow::setCurrentResource(const QString& resource) {
+    if (resource.isEmpty())
+        return;
+    if (m_resourceBox->currentText() != resource) {
+        const int index = m_resourceBox->findText(resource);
+        if (index < 0)
+            return;
+        m_resourceBox->setCurrentIndex(index); // re-enters through currentTextChanged
+        return;
+    }
+    m_rvChart->setResource(resource);
+    m_bufferChart->setResource(resource);
+}
+
+void MainWindow::setSpan(double seconds) {
+    m_rvChart->setSpanSeconds(seconds);
+    m_bufferChart->view()->setSpanSeconds(seconds);
+    int index = m_spanBox->findData(seconds);
+    if (index < 0) {
+        // A wheel zoom lands between the presets: show it as an extra, last entry.
+        const QString label = tr("%1 s").arg(seconds, 0, 'f', 0);
+        if (m_spanBox->count() > int(std::size(kSpans)))
+            m_spanBox->setItemText(m_spanBox->count() - 1, label);
+        else
+            m_spanBox->addItem(label);
+        index = m_spanBox->count() - 1;
+        m_spanBox->setItemData(index, seconds);
+    }
+    m_spanBox->setCurrentIndex(index);
+}
+
+void MainWindow::setFollowLive(bool follow) {
+    // The focus line of a selected anomaly stays: it still marks the row shown in the detail.
+    if (m_followAction->isChecked() != follow)
+        m_followAction->setChecked(follow);
+    m_rvChart->setFollowLive(follow);
+    m_bufferChart->view()->setFollowLive(follow);
+}
+
+void MainWindow::setSessionNote(const QString& note) {
+    m_sessionLabel->setToolTip(note);
+    if (!note.isEmpty())
+        statusBar()->showMessage(note.simplified(), 15000);
+}
+
+void MainWindow::applyUpdate(const EngineUpdate& update) {
+    ++m_updatesApplied;
+    // Series always go in (bounded); the frozen charts simply do not redraw them yet.
+    m_chartData.apply(update.series);
+    noteResources(update);
+    updateStatus(update);
+
+    if (m_paused) {
+        for (const WatcherSnapshot& w : update.watchers)
+            m_heldWatchers.insert(snapshotKey(w.resource, w.id), w);
+        for (const CacheSnapshot& c : update.caches)
+            m_heldCaches.insert(snapshotKey(c.resource, c.apiserver), c);
+        m_heldAnomalies.append(update.anomalies);
+        m_stateLabel->setText(
+            tr("View paused — %1 new anomalies held").arg(m_heldAnomalies.size()));
+    } else {
+        fold(update);
+    }
+    const double edgeMs =
+        std::max(double(update.now) / double(kUsPerMs), m_chartData.latestTimeMs());
+    m_rvChart->setLiveEdge(edgeMs);
+    m_bufferChart->view()->setLiveEdge(edgeMs);
+    if (update.finished)
+        onSessionFinished();
+}
+
+void MainWindow::fold(const EngineUpdate& update) {
+    m_watchers->applySnapshots(update.watchers);
+    m_caches->applySnapshots(update.caches);
+    m_bufferChart->applySnapshots(update.caches);
+    if (!update.anomalies.isEmpty()) {
+        // Keep the newest row in view, as Wireshark does during a live capture, unless the
+        // reader scrolled away from the bottom.
+        QScrollBar* bar = m_anomalyView->verticalScrollBar();
+        const bool atBottom = bar->value() >= bar->maximum();
+        const int firstRow = m_anomalies->rowCount();
+        m_anomalies->appendAnomalies(update.anomalies);
+        m_rvChart->addAnomalies(update.anomalies, firstRow);
+        if (atBottom && !m_anomalyView->selectionModel()->hasSelection())
+            m_anomalyView->scrollToBottom();
+    }
+    updateTabTitles();
+    if (!m_finished && !m_failed)
+        m_stateLabel->setText(tr("Live"));
+}
+
+void MainWindow::noteResources(const EngineUpdate& update) {
+    const auto note = [this](const QString& resource) {
+        if (!resource.isEmpty() && m_resourceBox->findText(resource) < 0)
+            m_resourceBox->addItem(resource); // the first one added becomes current
+    };
+    for (const CacheSnapshot& c : update.caches)
+        note(c.resource);
+    for (const WatcherSnapshot& w : update.watchers)
+        note(w.resource);
+    for (const SeriesDelta& s : update.series)
+        note(s.resource);
+}
+
+void MainWindow::updateStatus(const EngineUpdate& update) {
+    m_timeLabel->setText(tr("t = %1 s").arg(double(update.now) / double(kUsPerSecond), 0, 'f', 1));
+    m_eventsLabel->setText(tr("events %1").arg(formatCount(update.totalEvents)));
+    m_rateLabel->setText(tr("%1 events/s").arg(formatCount(qRound64(update.eventsPerSecond))));
+}
+
+void MainWindow::updateTabTitles() {
+    const int total = m_anomalies->rowCount();
+    const int shown = m_anomalyProxy->rowCount();
+    m_tabs->setTabText(0, tr("Anomalies (%1)").arg(total));
+    m_tabs->setTabText(1, tr("Watchers (%1)").arg(m_watchers->rowCount()));
+    m_tabs->setTabText(2, tr("Watch caches (%1)").arg(m_caches->rowCount()));
+    m_shownLabel->setText(shown == total ? tr("%1 shown").arg(total)
+                                         : tr("%1 of %2 shown").arg(shown).arg(total));
+    m_anomalyCountLabel->setText(tr("anomalies %1").arg(total));
+}
+
+void MainWindow::setViewPaused(bool paused) {
+    if (paused == m_paused)
+        return;
+    m_paused = paused;
+    if (m_pauseAction->isChecked() != paused)
+        m_pauseAction->setChecked(paused);
+    m_pauseAction->setText(paused ? tr("Resume view") : tr("Pause view"));
+    m_pauseAction->setIcon(
+        style()->standardIcon(paused ? QStyle::SP_MediaPlay : QStyle::SP_MediaPause));
+    m_rvChart->setFrozen(paused);
+    m_bufferChart->view()->setFrozen(paused);
+    if (paused) {
+        m_stateLabel->setText(tr("View paused"));
+        return;
+    }
+    EngineUpdate held;
+    held.watchers = m_heldWatchers.values().toVector();
+    held.caches = m_heldCaches.values().toVector();
+    held.anomalies.swap(m_heldAnomalies);
+    m_heldWatchers.clear();
+    m_heldCaches.clear();
+    fold(held);
+    if (m_finished)
+        m_stateLabel->setText(tr("Finished"));
+}
+
+void MainWindow::selectAnomaly(int sourceRow) {
+    const QModelIndex source = m_anomalies->index(sourceRow, 0);
+    const QModelIndex proxy = m_anomalyProxy->mapFromSource(source);
+    if (!proxy.isValid()) {
+        statusBar()->showMessage(
+            tr("Anomaly #%1 is hidden by the display filter").arg(sourceRow + 1), 5000);
+        return;
+    }
+    m_tabs->setCurrentIndex(0);
+    m_anomalyView->selectionModel()->setCurrentIndex(proxy, QItemSelectionModel::ClearAndSelect |
+                                                                QItemSelectionModel::Rows);
+    m_anomalyView->scrollTo(proxy);
+}
+
+void MainWindow::onAnomalySelected(const QModelIndex& current) {
+    if (!current.isValid()) {
+        m_detail->clear();
+        return;
+    }
+    const int row = m_anomalyProxy->mapToSource(current).row();
+    const Anomaly& a = m_anomalies->anomaly(row);
+    m_detail->showAnomaly(a, row + 1);
+    if (!a.resource.isEmpty())
+        setCurrentResource(a.resource);
+    m_rvChart->focusAnomaly(a);
+    m_bufferChart->view()->centerOn(double(a.time) / double(kUsPerMs));
+}
+
+void MainWindow::onSessionFailed(const QString& message) {
+    m_failed = true;
+    m_lastError = message;
+    m_stateLabel->setText(tr("Failed: %1").arg(message));
+    m_stateLabel->setStyleSheet(QStringLiteral("color: #b00020;"));
+    // Window-modal and non-blocking: the data seen so far stays explorable behind it.
+    if (!m_errorBox) {
+        m_errorBox = new QMessageBox(QMessageBox::Critical, tr("WatchScope — session failed"),
+                                     message, QMessageBox::Ok, this);
+        m_errorBox->setAttribute(Qt::WA_DeleteOnClose);
+        m_errorBox->open();
+    } else {
+        m_errorBox->setText(message);
+    }
+}
+
+void MainWindow::onSessionFinished() {
+    if (m_finished)
+        return;
+    m_finished = true;
+    if (!m_failed && !m_paused)
+        m_stateLabel->setText(tr("Finished"));
+}
+
+} // namespace ws

@@ -1,0 +1,134 @@
+#pragma once
+
+#include "charts/ChartData.h"
+#include "engine/EngineUpdate.h"
+
+#include <QHash>
+#include <QMainWindow>
+#include <QPointer>
+
+class QAbstractItemModel;
+class QAction;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QMessageBox;
+class QSortFilterProxyModel;
+class QTabWidget;
+class QTableView;
+
+namespace ws {
+
+class AnomalyDetailPane;
+class AnomalyFilterProxy;
+class AnomalyListModel;
+class BufferOccupancyChart;
+class CacheTableModel;
+class RvTimelineChart;
+class Session;
+class WatcherTableModel;
+
+// The capture → filter → detail window: charts of the chosen resource on top, the anomaly list
+// (with its display filter), watchers and watch caches below, and the selected anomaly's fields
+// beside them. It observes a Session but does not own it or its thread: updates arrive queued,
+// at most ~30 a second, and each is folded into the models; charts replot on their own timer.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(Session* session, QWidget* parent = nullptr,
+                        SeriesBuffer::Limits seriesLimits = {});
+    ~MainWindow() override;
+
+    WatcherTableModel* watcherModel() const { return m_watchers; }
+    CacheTableModel* cacheModel() const { return m_caches; }
+    AnomalyListModel* anomalyModel() const { return m_anomalies; }
+    AnomalyFilterProxy* anomalyProxy() const { return m_anomalyProxy; }
+    QTableView* anomalyView() const { return m_anomalyView; }
+    AnomalyDetailPane* detailPane() const { return m_detail; }
+    RvTimelineChart* rvChart() const { return m_rvChart; }
+    BufferOccupancyChart* bufferChart() const { return m_bufferChart; }
+    QComboBox* resourceChooser() const { return m_resourceBox; }
+    QLineEdit* filterEdit() const { return m_filterEdit; }
+    QComboBox* kindChooser() const { return m_kindBox; }
+    const ChartData& chartData() const { return m_chartData; }
+    QString currentResource() const;
+    bool isViewPaused() const { return m_paused; }
+    QString stateText() const;
+    QString lastError() const { return m_lastError; }
+    int updatesApplied() const { return m_updatesApplied; }
+
+public slots:
+    void applyUpdate(const ws::EngineUpdate& update);
+    void setViewPaused(bool paused);
+    void setCurrentResource(const QString& resource);
+    // The time window both charts show (seconds).
+    void setSpan(double seconds);
+    void setFollowLive(bool follow);
+    // What the session is about (a scenario's explanation): tooltip of the session label.
+    void setSessionNote(const QString& note);
+    // Selects a row of the anomaly list by its row in AnomalyListModel.
+    void selectAnomaly(int sourceRow);
+
+private:
+    void buildActions();
+    void buildToolBar();
+    QWidget* buildAnomalyTab();
+    QTableView* makeTable(QAbstractItemModel* model);
+    void buildStatusBar();
+    void fold(const EngineUpdate& update);
+    void noteResources(const EngineUpdate& update);
+    void updateStatus(const EngineUpdate& update);
+    void updateTabTitles();
+    void onAnomalySelected(const QModelIndex& current);
+    void onSessionFailed(const QString& message);
+    void onSessionFinished();
+
+    QPointer<Session> m_session;
+    ChartData m_chartData;
+
+    WatcherTableModel* m_watchers;
+    CacheTableModel* m_caches;
+    AnomalyListModel* m_anomalies;
+    AnomalyFilterProxy* m_anomalyProxy;
+    QSortFilterProxyModel* m_watcherProxy;
+    QSortFilterProxyModel* m_cacheProxy;
+
+    RvTimelineChart* m_rvChart = nullptr;
+    BufferOccupancyChart* m_bufferChart = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    QTableView* m_anomalyView = nullptr;
+    QTableView* m_watcherView = nullptr;
+    QTableView* m_cacheView = nullptr;
+    AnomalyDetailPane* m_detail = nullptr;
+
+    QComboBox* m_resourceBox = nullptr;
+    QComboBox* m_spanBox = nullptr;
+    QLineEdit* m_filterEdit = nullptr;
+    QComboBox* m_kindBox = nullptr;
+    QComboBox* m_severityBox = nullptr;
+    QLabel* m_shownLabel = nullptr;
+    QLabel* m_sessionLabel = nullptr;
+    QAction* m_pauseAction = nullptr;
+    QAction* m_followAction = nullptr;
+
+    QLabel* m_stateLabel = nullptr;
+    QLabel* m_timeLabel = nullptr;
+    QLabel* m_eventsLabel = nullptr;
+    QLabel* m_rateLabel = nullptr;
+    QLabel* m_anomalyCountLabel = nullptr;
+    QPointer<QMessageBox> m_errorBox;
+
+    // While the view is paused, snapshots are merged (latest per key) and anomalies held, so
+    // nothing is lost and memory stays bounded by the number of watchers/caches.
+    bool m_paused = false;
+    QHash<QString, WatcherSnapshot> m_heldWatchers;
+    QHash<QString, CacheSnapshot> m_heldCaches;
+    AnomalyList m_heldAnomalies;
+
+    bool m_finished = false;
+    bool m_failed = false;
+    QString m_lastError;
+    int m_updatesApplied = 0;
+};
+
+} // namespace ws

@@ -1,0 +1,62 @@
+#pragma once
+
+#include "LiveChartView.h"
+#include "model/Anomaly.h"
+
+#include <QColor>
+#include <QHash>
+#include <QVector>
+
+class QLineSeries;
+class QScatterSeries;
+
+namespace ws {
+
+// Resource versions over time for one resource: etcd head, the watch cache and every watcher
+// (the `watcher_rv:<id>` series), so lag reads as the vertical gap between lines. Anomalies on
+// the resource are drawn as markers; a clicked marker names its anomaly row, and focusAnomaly()
+// parks the view on an anomaly with a vertical line at its time.
+class RvTimelineChart : public LiveChartView {
+    Q_OBJECT
+public:
+    static constexpr int kMaxWatcherLines = 12; // beyond that the legend is unreadable
+    static constexpr int kMaxMarkersPerResource = 5000;
+
+    explicit RvTimelineChart(QWidget* parent = nullptr);
+
+    // `firstRow` is the anomaly-list row of batch[0], so markers can point back at their rows.
+    void addAnomalies(const AnomalyList& batch, int firstRow);
+    void clearAnomalies();
+    void focusAnomaly(const Anomaly& anomaly);
+    void clearFocus();
+
+    int markerCount() const;                         // markers drawn by the last replot
+    int pointCount(const QString& seriesName) const; // points in a bound series after decimation
+
+signals:
+    void anomalyClicked(int anomalyRow);
+
+protected:
+    void prepareReplot() override;
+    void finishReplot(double fromMs, double toMs) override;
+    void axesUpdated() override;
+
+private:
+    struct Marker {
+        double timeMs;
+        ResourceVersion rv;
+        int row;
+    };
+    QColor watcherColor(const QString& id);
+    void onMarkerClicked(const QPointF& point);
+
+    QScatterSeries* m_markers;
+    QLineSeries* m_focusLine;
+    QHash<QString, QVector<Marker>> m_markersByResource;
+    QVector<Marker> m_drawnMarkers;
+    QHash<QString, QColor> m_watcherColors;
+    double m_focusMs = -1;
+    bool m_hasFocus = false;
+};
+
+} // namespace ws
