@@ -220,7 +220,19 @@ void Simulation::step() {
     for (auto& s : m_apiservers)
         s->tick();
     for (auto& c : m_clients)
-        c->tick();
+        c->beginTick();
+    m_reading.clear();
+    for (auto& c : m_clients)
+        m_reading.push_back(c.get());
+    while (!m_reading.empty()) {
+        std::size_t keep = 0;
+        for (ClientReflector* c : m_reading)
+            if (c->readOne())
+                m_reading[keep++] = c;
+        m_reading.resize(keep);
+    }
+    for (auto& c : m_clients)
+        c->endTick();
     if (m_ctx.now >= m_nextSample) {
         m_nextSample = m_ctx.now + kSampleInterval;
         sample();

@@ -71,7 +71,9 @@ private:
     std::vector<std::unique_ptr<ApiServer>> m_apiservers;
     std::vector<std::unique_ptr<InformerStoreTable>> m_storeTables; // per resource
     std::vector<std::unique_ptr<ClientReflector>> m_clients;
-    std::vector<int> m_clientSpecIndex; // per client: index into scenario.clients
+    std::vector<int> m_clientSpecIndex;
+    std::vector<ClientReflector*> m_reading; // informers still reading in this tick // per client:
+                                             // index into scenario.clients
 
     struct PendingAction {
         TimeUs at;

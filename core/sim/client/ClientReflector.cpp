@@ -208,37 +208,40 @@ void ClientReflector::handle(const WatchDelivery& d) {
     }
 }
 
-void ClientReflector::readWatch() {
+bool ClientReflector::readOne() {
+    if (m_state != State::Watching || !m_watch || m_watch->buffer.empty())
+        return false;
     const bool unlimited = m_config.readEventsPerSecond <= 0;
+    if (!unlimited && m_readCredit < 1.0)
+        return false;
+    WatchDelivery d = std::move(m_watch->buffer.front());
+    m_watch->buffer.pop_front();
     if (!unlimited)
-        m_readCredit = std::min(m_readCredit + m_config.readEventsPerSecond *
-                                                   static_cast<double>(m_ctx.dt) / kUsPerSecond,
-                                std::max(1.0, m_config.readEventsPerSecond));
-    while (m_watch && !m_watch->buffer.empty() && (unlimited || m_readCredit >= 1.0)) {
-        WatchDelivery d = std::move(m_watch->buffer.front());
-        m_watch->buffer.pop_front();
-        if (!unlimited)
-            m_readCredit -= 1.0;
-        if (d.type == WatchEventType::Error) {
-            const ApiStatus status = m_watch->error.value_or(ApiStatus{});
-            m_ctx.hub.watchError(m_hubId, m_ctx.now, status.toObserved(m_lastSyncRv));
-            m_ctx.hub.watchClosed(m_hubId, m_ctx.now, WatchCloseReason::AfterError);
-            // A watch error ends ListAndWatch: back off, then relist from the last synced RV
-            // (a watch 410 does not set the unavailable flag).
-            backoffThen(Next::List);
-            return;
-        }
-        handle(d);
+        m_readCredit -= 1.0;
+    if (d.type == WatchEventType::Error) {
+        const ApiStatus status = m_watch->error.value_or(ApiStatus{});
+        m_ctx.hub.watchError(m_hubId, m_ctx.now, status.toObserved(m_lastSyncRv));
+        m_ctx.hub.watchClosed(m_hubId, m_ctx.now, WatchCloseReason::AfterError);
+        // A watch error ends ListAndWatch: back off, then relist from the last synced RV
+        // (a watch 410 does not set the unavailable flag).
+        backoffThen(Next::List);
+        return false;
     }
-    if (m_watch && m_watch->buffer.empty() && m_watch->closed) {
+    handle(d);
+    return true;
+}
+
+void ClientReflector::endTick() {
+    if (m_state != State::Watching || !m_watch)
+        return;
+    if (m_watch->buffer.empty() && m_watch->closed) {
         watchEnded();
         return;
     }
-    if (m_watch) {
-        const double next = m_readCredit + m_config.readEventsPerSecond *
-                                               static_cast<double>(m_ctx.dt) / kUsPerSecond;
-        m_watch->readAllowance = unlimited ? std::size_t(1) << 40 : static_cast<std::size_t>(next);
-    }
+    const bool unlimited = m_config.readEventsPerSecond <= 0;
+    const double next =
+        m_readCredit + m_config.readEventsPerSecond * static_cast<double>(m_ctx.dt) / kUsPerSecond;
+    m_watch->readAllowance = unlimited ? std::size_t(1) << 40 : static_cast<std::size_t>(next);
 }
 
 void ClientReflector::watchEnded() {
@@ -263,15 +266,24 @@ void ClientReflector::watchEnded() {
     startWatch(); // a clean close re-watches at once from the last synced RV
 }
 
-void ClientReflector::tick() {
+void ClientReflector::beginTick() {
     if (m_state == State::Backoff && m_ctx.now >= m_retryAt) {
         if (m_next == Next::List || !m_everSynced)
             startList();
         else
             startWatch();
     }
-    if (m_state == State::Watching && m_watch)
-        readWatch();
+    if (m_state == State::Watching && m_watch && m_config.readEventsPerSecond > 0)
+        m_readCredit = std::min(m_readCredit + m_config.readEventsPerSecond *
+                                                   static_cast<double>(m_ctx.dt) / kUsPerSecond,
+                                std::max(1.0, m_config.readEventsPerSecond));
+}
+
+void ClientReflector::tick() {
+    beginTick();
+    while (readOne()) {
+    }
+    endTick();
 }
 
 double ClientReflector::lagSeconds() const {

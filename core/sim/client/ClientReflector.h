@@ -32,7 +32,12 @@ public:
     ClientReflector(SimContext& ctx, std::vector<ApiServer*> servers, ClientConfig config);
     ~ClientReflector();
 
-    void tick();
+    void tick(); // beginTick(), readOne() until it returns false, endTick()
+    // The same in phases, so that a simulation can let many informers read round-robin: one
+    // event applied by all of them in turn stays in cache.
+    void beginTick();
+    bool readOne(); // false: nothing more to read this tick
+    void endTick();
     void restart(int apiserver); // the client process restarts: it forgets everything
     void setReadRate(double eventsPerSecond) { m_config.readEventsPerSecond = eventsPerSecond; }
 
@@ -54,7 +59,6 @@ private:
     void startList();
     void onList(std::uint64_t generation, ApiServer::ListResult result);
     void startWatch();
-    void readWatch();
     void handle(const WatchDelivery& d);
     void watchEnded();
     void backoffThen(Next next);
