@@ -25,7 +25,7 @@ Scenario benchScenario(const Row& row) {
     Scenario s;
     s.name = QStringLiteral("bench");
     s.duration = seconds(row.virtualSeconds);
-    s.etcd.compactionInterval = seconds(5);
+    s.etcd.compactionInterval = seconds(1); // keeps etcd history (and RSS) small at these rates
     s.etcd.progressNotifyInterval = seconds(5);
     s.server.version = QStringLiteral("1.30");
     ResourceSpec r;
