@@ -34,6 +34,9 @@ struct EtcdSpec {
 struct ServerSpec {
     QString version = QStringLiteral("1.30");
     int count = 1;
+    // The apiservers sit behind a load balancer: a request to one that is down is accepted and
+    // dropped (EOF / connection reset) instead of refused, and the retry lands on another.
+    bool loadBalancer = false;
     std::optional<bool> separateCacheWatchRpc;
     std::optional<bool> watchList;
     std::optional<bool> consistentListFromCache;
@@ -45,9 +48,13 @@ struct ClientSpec {
     int count = 1;
     QString clientGo = QStringLiteral("current");
     double readEventsPerSecond = 0; // 0: reads as fast as events come
-    int selectorGroup = -1;         // -1: none; watches spec.nodeName=node-<group>
+    int selectorGroup = -1;         // -1: none; watches spec.nodeName=node-<group>; with
+                                    // count > 1, instance n watches node-<group+n>
     int apiserver = -1;             // -1: spread over the apiservers
     TimeUs startAt = 0;
+    // Watches with resourceVersion="" and never lists (kubectl get -w, falco): keeps no
+    // consistent store, so its store is not checked against etcd.
+    bool watchOnly = false;
 };
 
 struct FaultSpec {

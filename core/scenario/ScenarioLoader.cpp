@@ -145,6 +145,8 @@ Scenario parseScenario(const YAML::Node& root) {
         s.server.version = text(m.require("version"), QStringLiteral("server.version"));
         if (YAML::Node n = m.get("count"))
             s.server.count = integer(n, QStringLiteral("server.count"), 1, 16);
+        if (YAML::Node n = m.get("loadBalancer"))
+            s.server.loadBalancer = boolean(n, QStringLiteral("server.loadBalancer"));
         if (YAML::Node gates = m.get("featureGates")) {
             MapReader g(gates, QStringLiteral("server.featureGates"));
             if (YAML::Node n = g.get("SeparateCacheWatchRPC"))
@@ -205,6 +207,8 @@ Scenario parseScenario(const YAML::Node& root) {
             if (YAML::Node n = m.get("apiserver"))
                 c.apiserver = integer(n, m.where() + QStringLiteral(".apiserver"), 0, 15);
             optional(m, "startAt", c.startAt, duration);
+            if (YAML::Node n = m.get("watchOnly"))
+                c.watchOnly = boolean(n, m.where() + QStringLiteral(".watchOnly"));
             m.finish();
             s.clients.push_back(c);
         }

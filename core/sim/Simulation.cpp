@@ -70,6 +70,7 @@ bool Simulation::build(QString* error) {
         config.name = QStringLiteral("apiserver-%1").arg(i);
         config.profile = *profile;
         config.etcdStreamEventsPerSecond = m_scenario.etcd.streamEventsPerSecond;
+        config.behindLoadBalancer = m_scenario.server.loadBalancer;
         m_apiservers.push_back(std::make_unique<ApiServer>(m_ctx, config, resources));
         m_apiservers.back()->start();
     }
@@ -96,11 +97,13 @@ bool Simulation::build(QString* error) {
             config.id = spec.count == 1 ? spec.name : QStringLiteral("%1-%2").arg(spec.name).arg(n);
             config.resource = m_keyspace.resourceIndex(spec.resource);
             config.profile = *clientProfile;
-            config.selectorGroup = spec.selectorGroup;
+            // Several instances with a selector are kubelets of consecutive nodes.
+            config.selectorGroup = spec.selectorGroup < 0 ? -1 : spec.selectorGroup + n;
             config.readEventsPerSecond = spec.readEventsPerSecond;
             config.apiserver =
                 spec.apiserver >= 0 ? spec.apiserver : spread++ % m_scenario.server.count;
             config.startAt = spec.startAt;
+            config.watchOnly = spec.watchOnly;
             config.storeTable = m_storeTables[static_cast<size_t>(config.resource)].get();
             m_clients.push_back(std::make_unique<ClientReflector>(m_ctx, servers, config));
             m_clientSpecIndex.push_back(static_cast<int>(ci));

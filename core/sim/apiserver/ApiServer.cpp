@@ -26,6 +26,11 @@ Cacher* ApiServer::cacher(int resource) {
     return nullptr;
 }
 
+ApiStatus ApiServer::downError() const {
+    return m_config.behindLoadBalancer ? ApiStatus::connectionReset(m_config.name)
+                                       : ApiStatus::connectionRefused(m_config.name);
+}
+
 void ApiServer::openStreams() {
     auto& hub = m_ctx.etcd.watches();
     m_cacheStream = hub.openStream(m_config.etcdStreamEventsPerSecond);
@@ -122,7 +127,7 @@ void ApiServer::listFromCache(Cacher& cacher, const ListOptions& options,
 void ApiServer::list(const ListOptions& options, std::function<void(ListResult)> done) {
     if (!m_up) {
         ListResult r;
-        r.status = ApiStatus::connectionRefused(m_config.name);
+        r.status = downError();
         done(std::move(r));
         return;
     }
@@ -155,7 +160,7 @@ void ApiServer::list(const ListOptions& options, std::function<void(ListResult)>
         options.rv, [this, c, opts, done] { listFromCache(*c, opts, done); },
         [this, c, opts, done](bool serverDown) {
             ListResult r;
-            r.status = serverDown ? ApiStatus::connectionRefused(m_config.name)
+            r.status = serverDown ? downError()
                                   : ApiStatus::tooLarge(m_config.profile, opts.rv,
                                                         c->cache().resourceVersion());
             done(std::move(r));
@@ -164,7 +169,7 @@ void ApiServer::list(const ListOptions& options, std::function<void(ListResult)>
 
 std::shared_ptr<ServerWatch> ApiServer::watch(const WatchOptions& options, ApiStatus* error) {
     if (!m_up) {
-        *error = ApiStatus::connectionRefused(m_config.name);
+        *error = downError();
         return nullptr;
     }
     auto w = std::make_shared<ServerWatch>();

@@ -18,6 +18,7 @@ struct ApiServerConfig {
     QString name = QStringLiteral("apiserver-0");
     ServerProfile profile;
     double etcdStreamEventsPerSecond = 0; // how fast one gRPC watch stream drains (0: no limit)
+    bool behindLoadBalancer = false; // requests to it while down: reset by the LB, not refused
 };
 
 // One simulated kube-apiserver: a cacher per resource over the shared simulated etcd, and the
@@ -72,6 +73,7 @@ public:
     std::shared_ptr<ServerWatch> watch(const WatchOptions& options, ApiStatus* error);
 
 private:
+    ApiStatus downError() const;
     void openStreams();
     void listFromEtcd(const ListOptions& options, const std::function<void(ListResult)>& done);
     void listFromCache(Cacher& cacher, const ListOptions& options,

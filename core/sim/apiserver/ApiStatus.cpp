@@ -95,6 +95,14 @@ ApiStatus ApiStatus::connectionRefused(const QString& server) {
     return s;
 }
 
+ApiStatus ApiStatus::connectionReset(const QString& server) {
+    ApiStatus s;
+    s.code = 0;
+    s.reason = QStringLiteral("ConnectionReset");
+    s.message = QStringLiteral("read tcp %1 (via load balancer): connection reset by peer").arg(server);
+    return s;
+}
+
 ApiStatus ApiStatus::etcdUnavailable() {
     ApiStatus s;
     s.code = 500;

@@ -30,6 +30,10 @@ struct ApiStatus {
                               ResourceVersion current);
     static ApiStatus prevKvNil(const QString& key, ResourceVersion modRevision, bool isDelete);
     static ApiStatus connectionRefused(const QString& server);
+    // A load balancer in front of a dead apiserver accepts the connection and drops it: the
+    // client sees EOF / connection reset, not "connection refused".
+    static ApiStatus connectionReset(const QString& server);
+    bool isConnectionRefused() const { return code == 0 && reason == QLatin1String("ConnectionRefused"); }
     static ApiStatus etcdUnavailable();
 };
 

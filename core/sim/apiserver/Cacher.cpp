@@ -11,7 +11,12 @@ namespace ws {
 
 Cacher::Cacher(SimContext& ctx, ApiServer& server, int resource)
     : m_ctx(ctx), m_server(server), m_resource(resource),
-      m_cache(WatchCacheLimits{100, 102400, 100, server.profile().eventFreshDuration}) {
+      m_cache(server.profile().dynamicWatchCacheSize()
+                  ? WatchCacheLimits{100, 102400, 100, server.profile().eventFreshDuration}
+                  : WatchCacheLimits{static_cast<std::size_t>(server.profile().fixedWatchCacheSize),
+                                     static_cast<std::size_t>(server.profile().fixedWatchCacheSize),
+                                     static_cast<std::size_t>(server.profile().fixedWatchCacheSize),
+                                     server.profile().eventFreshDuration}) {
     WatcherInfo info;
     info.resource = ctx.keyspace.resourceName(resource);
     info.id = QStringLiteral("cacher/%1@%2").arg(info.resource, server.name());
@@ -241,9 +246,15 @@ void Cacher::addWatch(const std::shared_ptr<ServerWatch>& w, ResourceVersion rv,
             w->lastRv = e.rv;
         }
     }
-    w->nextBookmark = std::min(m_ctx.now + m_server.profile().bookmarkInterval,
-                               std::max(m_ctx.now + seconds(1), w->deadline - seconds(2)));
+    w->nextBookmark = nextBookmarkTime(*w);
     m_watches.push_back(w);
+}
+
+TimeUs Cacher::nextBookmarkTime(const ServerWatch& w) const {
+    if (!m_server.profile().periodicBookmarks())
+        return std::max(m_ctx.now, w.deadline - seconds(2));
+    return std::min(m_ctx.now + m_server.profile().bookmarkInterval,
+                    std::max(m_ctx.now + seconds(1), w.deadline - seconds(2)));
 }
 
 void Cacher::waitForResourceVersion(ResourceVersion rv, std::function<void()> ready,
@@ -314,8 +325,9 @@ void Cacher::serviceWatches() {
             d.rv = std::max(w->lastRv, m_cache.resourceVersion());
             w->buffer.push_back(std::move(d));
             w->lastRv = d.rv;
-            w->nextBookmark = std::min(m_ctx.now + m_server.profile().bookmarkInterval,
-                                       std::max(m_ctx.now + seconds(1), w->deadline - seconds(2)));
+            // Before 1.19 the one bookmark is the pre-timeout one: none after it.
+            w->nextBookmark =
+                m_server.profile().periodicBookmarks() ? nextBookmarkTime(*w) : w->deadline;
         }
     }
     std::erase_if(m_watches, [](const auto& w) { return w->closed; });

@@ -53,6 +53,7 @@ private:
     void dispatch(const CacheEventPtr& event);
     void serviceWatches();
     void serviceWaits();
+    TimeUs nextBookmarkTime(const ServerWatch& w) const;
 
     SimContext& m_ctx;
     ApiServer& m_server;

@@ -37,6 +37,14 @@ struct ServerProfile {
     // from 1.21): before, a quiet resource's cache RV only moves with its own events.
     bool cacherProgressNotify() const { return minor >= 21; }
 
+    // Bookmarks roughly every minute from 1.19; before, only once, 2 s before the watch's
+    // deadline (cacheWatcher.nextBookmarkTime in 1.16-1.18).
+    bool periodicBookmarks() const { return minor >= 19; }
+    // The ring buffer resizes itself (100..102400, 75 s of history) from 1.19 (dynamic watch
+    // cache size); before, its capacity is fixed: --default-watch-cache-size, 100.
+    bool dynamicWatchCacheSize() const { return minor >= 19; }
+    int fixedWatchCacheSize = 100;
+
     static std::optional<ServerProfile> fromVersion(const QString& version, QString* error);
 };
 

@@ -58,11 +58,14 @@ std::optional<ClientProfile> ClientProfile::fromName(const QString& name, QStrin
         p.alwaysListFromZero = true;
         p.expiredListFallback = false;
         p.tooLarge = TooLargeRecognition::None;
+        p.rewatchOnTooManyRequests = false;
     } else if (name.startsWith(QLatin1String("0.18.")) && name.mid(5).toInt() <= 6) {
         p.tooLarge = TooLargeRecognition::None;
+        p.rewatchOnTooManyRequests = false;
     } else if (name == QLatin1String("0.18.9") || name == QLatin1String("0.20") ||
                name == QLatin1String("0.22")) {
         p.tooLarge = TooLargeRecognition::Causes;
+        p.rewatchOnTooManyRequests = name == QLatin1String("0.22");
     } else if (name == QLatin1String("current")) {
         p.tooLarge = TooLargeRecognition::Full;
     } else if (name == QLatin1String("current-watchlist")) {

@@ -22,6 +22,9 @@ struct ClientProfile {
     bool expiredListFallback = true; // a 410 on list relists with RV="" (0.18+)
     TooLargeRecognition tooLarge = TooLargeRecognition::Full;
     bool watchList = false; // uses a watch-list (sendInitialEvents) instead of LIST
+    // A 429 on the watch request backs off and re-watches (0.22+); before, any watch request
+    // error other than "connection refused" ends ListAndWatch and relists from the last RV.
+    bool rewatchOnTooManyRequests = true;
 
     // The RV of the next LIST (reflector.relistResourceVersion): "" after Expired/TooLarge,
     // "0" when never synced, else the last synced RV; before 0.18 always "0".

@@ -71,7 +71,7 @@ void ClientReflector::backoffThen(Next next) {
 }
 
 void ClientReflector::startList() {
-    if (m_config.profile.watchList) {
+    if (m_config.profile.watchList || m_config.watchOnly) {
         // Watch-list replaces the initial LIST (KEP-3157).
         startWatch();
         return;
@@ -103,9 +103,14 @@ void ClientReflector::onList(std::uint64_t generation, ApiServer::ListResult res
     if (!result.ok) {
         m_ctx.hub.listFailed(m_hubId, m_ctx.now, result.status.toObserved(m_lastSyncRv));
         const ClientProfile& p = m_config.profile;
-        if ((p.expiredListFallback && p.isExpired(result.status)) ||
-            p.isTooLargeResourceVersion(result.status))
+        if (!m_rvUnavailable && ((p.expiredListFallback && p.isExpired(result.status)) ||
+                                 p.isTooLargeResourceVersion(result.status))) {
+            // ListAndWatch retries at once, in the same call, with RV="" (0.18+ for Expired,
+            // 0.18.9+ for a too-large RV it recognises).
             m_rvUnavailable = true;
+            startList();
+            return;
+        }
         if (result.status.code == 0)
             switchApiserver();
         backoffThen(Next::List);
@@ -129,8 +134,11 @@ void ClientReflector::startWatch() {
     options.allowBookmarks = true;
     // client-go picks timeoutSeconds at random in [300, 600).
     options.timeout = seconds(m_ctx.rng.uniform(300.0, 600.0));
-    const bool watchList = m_config.profile.watchList && !m_everSynced;
-    if (watchList) {
+    const bool watchList = m_config.profile.watchList && !m_everSynced && !m_config.watchOnly;
+    if (m_config.watchOnly) {
+        options.rvEmpty = true; // "most recent": from the cache, or from etcd in 1.27.0
+        options.rv = 0;
+    } else if (watchList) {
         options.sendInitialEvents = true;
         options.rvEmpty = m_lastSyncRv == 0;
         options.rv = m_lastSyncRv;
@@ -151,8 +159,12 @@ void ClientReflector::startWatch() {
     if (!w) {
         m_ctx.hub.watchError(m_hubId, m_ctx.now, error.toObserved(options.rv));
         if (error.code == 0)
-            switchApiserver();
-        backoffThen(m_everSynced ? Next::Watch : Next::List);
+            switchApiserver(); // the next connection lands on another apiserver
+        // reflector.ListAndWatch: "connection refused" (and 429 from 0.22) backs off and
+        // re-watches; any other error ends ListAndWatch and relists from the last synced RV.
+        const bool rewatch = error.isConnectionRefused() ||
+                             (error.code == 429 && m_config.profile.rewatchOnTooManyRequests);
+        backoffThen(m_everSynced && rewatch ? Next::Watch : Next::List);
         return;
     }
     m_ctx.hub.watchOpened(m_hubId, m_ctx.now, request);
@@ -249,11 +261,6 @@ void ClientReflector::watchEnded() {
     const TimeUs lasted = m_ctx.now - m_watch->openedAt;
     m_ctx.hub.watchClosed(m_hubId, m_ctx.now, reason);
     m_watch.reset();
-    if (reason == WatchCloseReason::Broken) {
-        switchApiserver();
-        backoffThen(m_everSynced ? Next::Watch : Next::List);
-        return;
-    }
     if (lasted < seconds(1) && m_watchEvents == 0) {
         // "very short watch": treated as an error, ListAndWatch returns and relists.
         backoffThen(Next::List);
@@ -263,7 +270,9 @@ void ClientReflector::watchEnded() {
         startList();
         return;
     }
-    startWatch(); // a clean close re-watches at once from the last synced RV
+    // A clean close, or a broken stream that delivered events, re-watches at once from the last
+    // synced RV, on the same connection target; a dead apiserver answers that request.
+    startWatch();
 }
 
 void ClientReflector::beginTick() {

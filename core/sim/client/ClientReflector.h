@@ -22,6 +22,7 @@ struct ClientConfig {
     double readEventsPerSecond = 0; // how fast it reads its watch (0: as fast as they come)
     int apiserver = 0;              // the apiserver it talks to first
     TimeUs startAt = 0;
+    bool watchOnly = false; // watches with RV="" and never lists (kubectl get -w, falco)
     InformerStoreTable* storeTable = nullptr; // shared by the resource's informers; null: own
 };
 
