@@ -147,7 +147,11 @@ void DetectorHub::watcherPosition(WatcherId w, TimeUs now, ResourceVersion rv, R
 
 void DetectorHub::checkStore(WatcherId owner, TimeUs now, ResourceVersion storeRv,
                              std::span<const StoreEntry> entries, const ConsistencyOracle& truth) {
-    d->staleObject.check(owner, now, storeRv, entries, truth);
+    // An informer that went back in time (a list from a lagging apiserver) is judged against
+    // the newest state it had already seen; a cache against its own RV only, since it may hold
+    // a response it has reported but not applied yet (an error in mid-response).
+    const ResourceVersion seen = d->ctx.isEtcd(owner) ? storeRv : d->timeTravel.highest(owner);
+    d->staleObject.check(owner, now, storeRv, seen, entries, truth);
 }
 
 void DetectorHub::report(const Anomaly& anomaly) {

@@ -11,13 +11,17 @@ struct StoreEntry;
 
 // stale-object: a store (watch cache, informer) that claims to be at storeRv still holds an
 // object etcd deleted at or before storeRv, or holds an older version than one etcd wrote at or
-// before storeRv — the lost DELETE of seed 000 and the resurrected pod of issue #59848. Each
+// before storeRv — the lost DELETE of seed 000 — or an object deleted at or before the highest RV
+// the owner had already seen — the resurrected pod of issue #59848, after a list from a lagging
+// apiserver took the client back in time. Each
 // (store owner, key, held RV) is reported once, however many checks see it.
 class StaleObjectDetector {
 public:
     explicit StaleObjectDetector(DetectorContext& ctx) : m_ctx(ctx) {}
 
-    void check(WatcherId owner, TimeUs now, ResourceVersion storeRv,
+    // seenRv: the highest RV the owner has ever seen (>= storeRv for a client that went back in
+    // time); a delete at or below it was already seen, so an object it removed must be gone.
+    void check(WatcherId owner, TimeUs now, ResourceVersion storeRv, ResourceVersion seenRv,
                std::span<const StoreEntry> entries, const ConsistencyOracle& truth);
 
 private:
