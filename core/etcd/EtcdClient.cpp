@@ -4,7 +4,10 @@
 
 #include <QFile>
 #include <QUrl>
+#include <grpc/support/log.h>
 #include <grpcpp/grpcpp.h>
+
+#include <mutex>
 
 namespace ws {
 
@@ -30,6 +33,18 @@ QString oneLine(QString s) {
     s.replace(QLatin1Char('\n'), QLatin1Char(' '));
     s.replace(QLatin1Char('\r'), QLatin1Char(' '));
     return s.simplified();
+}
+
+// gRPC's core logs failures (TLS handshakes, refused connections) straight to stderr; every
+// failure WatchScope cares about comes back as a Status and is reported as one line, so those
+// extra lines are dropped unless WS_GRPC_LOG is set.
+void quietGrpcLogging() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        if (qEnvironmentVariableIsSet("WS_GRPC_LOG"))
+            return;
+        gpr_set_log_function([](gpr_log_func_args*) {});
+    });
 }
 
 } // namespace
@@ -86,6 +101,7 @@ struct EtcdClient::Impl {
 
 EtcdClient::EtcdClient(EtcdConnectOptions options)
     : m_options(std::move(options)), d(std::make_unique<Impl>()) {
+    quietGrpcLogging();
     m_endpoints = parseEtcdEndpoints(m_options.endpoints, m_options.tls.enabled(), &m_error);
     if (!m_error.isEmpty())
         return;
@@ -149,6 +165,9 @@ QString EtcdClient::describeFailure(const QString& endpoint, int code, const std
         lower.contains(QLatin1String("handshake")) ||
         lower.contains(QLatin1String("certificate"))) {
         what = QStringLiteral("TLS handshake failed (check the CA, client certificate and key)");
+    } else if (lower.contains(QLatin1String("socket closed")) &&
+               endpoint.startsWith(QLatin1String("http://"))) {
+        what = QStringLiteral("the server closed the connection (does it expect https?)");
     } else if (lower.contains(QLatin1String("connection refused"))) {
         what = QStringLiteral("connection refused");
     } else if (code == static_cast<int>(grpc::StatusCode::DEADLINE_EXCEEDED)) {

@@ -4,6 +4,7 @@
 #include "sim/apiserver/WatchCache.h"
 
 #include <chrono>
+#include <cstring>
 #include <deque>
 #include <unordered_map>
 
@@ -11,8 +12,47 @@ namespace ws {
 
 namespace {
 
+// A fast 64-bit content hash (keys, and values for "is prev_kv the value we saw"): four
+// independent multiply-xorshift lanes over 32-byte blocks. Not cryptographic; equal bytes always
+// hash equal, and every use verifies or tolerates a collision.
+inline std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
+    h ^= v;
+    h *= 0x9e3779b97f4a7c15ull;
+    return h ^ (h >> 31);
+}
+
+inline std::uint64_t load64(const char* p) {
+    std::uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+}
+
+std::uint64_t hashBytes(const char* p, std::size_t n) {
+    std::uint64_t a = 0x243f6a8885a308d3ull ^ n, b = 0x13198a2e03707344ull,
+                  c = 0xa4093822299f31d0ull, e = 0x082efa98ec4e6c89ull;
+    while (n >= 32) {
+        a = mix(a, load64(p));
+        b = mix(b, load64(p + 8));
+        c = mix(c, load64(p + 16));
+        e = mix(e, load64(p + 24));
+        p += 32;
+        n -= 32;
+    }
+    while (n >= 8) {
+        a = mix(a, load64(p));
+        p += 8;
+        n -= 8;
+    }
+    if (n > 0) {
+        std::uint64_t tail = 0;
+        std::memcpy(&tail, p, n);
+        b = mix(b, tail);
+    }
+    return mix(mix(mix(a, b), c), e);
+}
+
 std::uint64_t valueHash(const std::string& v) {
-    return std::hash<std::string_view>{}(v);
+    return hashBytes(v.data(), v.size());
 }
 
 // The last path segment of a key, and the one before it.
@@ -40,12 +80,74 @@ struct EtcdEventProcessor::KeyState {
     std::uint32_t size = 0;
 };
 
+// KeyTable::intern through std::unordered_map costs several cache misses per event (bucket,
+// node, string); this open-addressing index keeps the 64-bit hash, the id and the key bytes in
+// two flat arrays, so a hit is usually one slot load and one compare in contiguous memory.
+class FastKeyIndex {
+public:
+    explicit FastKeyIndex(KeyTable& keys) : m_keys(keys) { m_slots.resize(1024); }
+
+    KeyId intern(std::string_view key) {
+        const std::uint64_t h = hashBytes(key.data(), key.size()) | 1;
+        std::size_t i = h & (m_slots.size() - 1);
+        for (;;) {
+            Slot& s = m_slots[i];
+            if (s.hash == 0)
+                return insert(i, h, key);
+            if (s.hash == h && s.length == key.size() &&
+                std::memcmp(m_bytes.data() + s.offset, key.data(), key.size()) == 0)
+                return s.id;
+            i = (i + 1) & (m_slots.size() - 1);
+        }
+    }
+
+private:
+    struct Slot {
+        std::uint64_t hash = 0; // 0: empty
+        std::uint64_t offset = 0;
+        std::uint32_t length = 0;
+        KeyId id = kNoKey;
+    };
+
+    KeyId insert(std::size_t i, std::uint64_t h, std::string_view key) {
+        Slot& s = m_slots[i];
+        s.hash = h;
+        s.offset = m_bytes.size();
+        s.length = static_cast<std::uint32_t>(key.size());
+        s.id = m_keys.intern(key);
+        m_bytes.append(key);
+        const KeyId id = s.id;
+        if (++m_count * 2 > m_slots.size())
+            grow();
+        return id;
+    }
+
+    void grow() {
+        std::vector<Slot> old(m_slots.size() * 2);
+        old.swap(m_slots);
+        for (const Slot& s : old) {
+            if (s.hash == 0)
+                continue;
+            std::size_t i = s.hash & (m_slots.size() - 1);
+            while (m_slots[i].hash != 0)
+                i = (i + 1) & (m_slots.size() - 1);
+            m_slots[i] = s;
+        }
+    }
+
+    KeyTable& m_keys;
+    std::vector<Slot> m_slots;
+    std::string m_bytes;
+    std::size_t m_count = 0;
+};
+
 struct EtcdEventProcessor::Impl {
     Options options;
     Clock clock;
     std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
     mutable std::mutex mutex;
     KeyTable keys;
+    FastKeyIndex keyIndex{keys};
     DetectorHub hub{keys};
     WatcherId watcher = 0;
     KubernetesKeyDecoder decoder;
@@ -311,7 +413,7 @@ void EtcdEventProcessor::listStarted(bool relist) {
 void EtcdEventProcessor::listPage(const std::vector<const mvccpb::KeyValue*>& kvs) {
     std::lock_guard lock(d->mutex);
     for (const mvccpb::KeyValue* kv : kvs) {
-        const KeyId id = d->keys.intern(kv->key());
+        const KeyId id = d->keyIndex.intern(kv->key());
         KeyState& ks = d->keyState(id);
         ks.known = true;
         d->setExists(ks, true);
@@ -396,7 +498,7 @@ void EtcdEventProcessor::watchResponse(const etcdserverpb::WatchResponse& respon
     ++st.responses;
     for (const mvccpb::Event& ev : response.events()) {
         const mvccpb::KeyValue& kv = ev.kv();
-        const KeyId id = d->keys.intern(kv.key());
+        const KeyId id = d->keyIndex.intern(kv.key());
         KeyState& ks = d->keyState(id);
         if (!ks.known && d->baseline)
             ks.known = true; // first seen after the baseline: absent until now

@@ -3,8 +3,10 @@
 #include "EtcdClient.h"
 #include "rpc.grpc.pb.h"
 
+#include <google/protobuf/arena.h>
 #include <grpcpp/grpcpp.h>
 
+#include <pthread.h>
 #include <random>
 
 namespace ws {
@@ -30,7 +32,10 @@ void EtcdWatchStream::start() {
     if (m_thread.joinable())
         return;
     m_stopping = false;
-    m_thread = std::thread([this] { run(); });
+    m_thread = std::thread([this] {
+        pthread_setname_np(pthread_self(), "ws-etcd-watch");
+        run();
+    });
 }
 
 void EtcdWatchStream::stop() {
@@ -112,6 +117,13 @@ void EtcdWatchStream::run() {
         return std::min(d, m_options.backoffMax);
     };
     bool needList = m_nextRevision.load() == 0;
+    // A catch-up response holds up to 1000 revisions with their prev_kv (~1 MB at 500 B values).
+    std::vector<char> arenaBlock(4 << 20);
+    google::protobuf::ArenaOptions arenaOptions;
+    arenaOptions.initial_block = arenaBlock.data();
+    arenaOptions.initial_block_size = arenaBlock.size();
+    arenaOptions.max_block_size = 8 << 20;
+    google::protobuf::Arena arena(arenaOptions);
     bool listedOnce = false;
 
     while (!m_stopping) {
@@ -161,10 +173,17 @@ void EtcdWatchStream::run() {
         bool compacted = false;
         bool canceled = false;
         QString cancelReason;
-        etcdserverpb::WatchResponse resp;
         etcdserverpb::WatchResponse merged;
         bool inFragment = false;
-        while (live->stream->Read(&resp)) {
+        for (;;) {
+            // Each response is parsed into the arena and dropped at once: no per-string
+            // malloc/free for keys and values.
+            arena.Reset();
+            auto* respPtr =
+                google::protobuf::Arena::CreateMessage<etcdserverpb::WatchResponse>(&arena);
+            if (!live->stream->Read(respPtr))
+                break;
+            const etcdserverpb::WatchResponse& resp = *respPtr;
             if (resp.created()) {
                 m_connected = true;
                 m_listener.watchOpened(startRevision, endpoint);
