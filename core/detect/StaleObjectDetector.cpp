@@ -23,26 +23,27 @@ void StaleObjectDetector::check(WatcherId owner, TimeUs now, ResourceVersion sto
         Anomaly a = m_ctx.make(owner, now, AnomalyKind::StaleObject, Severity::Error);
         a.key = m_ctx.keyName(entry.key);
         a.rv = entry.rv;
-        a.message = deleted && t.deletedRv > storeRv
-                        ? QStringLiteral("store at RV %1 holds %2 (RV %3) again: deleted in etcd at "
-                                         "%4, which this watcher had already seen (RV %5)")
-                              .arg(storeRv)
-                              .arg(a.key)
-                              .arg(entry.rv)
-                              .arg(t.deletedRv)
-                              .arg(seenRv)
-                    : deleted ? QStringLiteral("store at RV %1 still holds %2 (RV %3), deleted in "
-                                             "etcd at %4")
-                                  .arg(storeRv)
-                                  .arg(a.key)
-                                  .arg(entry.rv)
-                                  .arg(t.deletedRv)
-                            : QStringLiteral("store at RV %1 holds %2 at RV %3, etcd has it at "
-                                             "%4")
-                                  .arg(storeRv)
-                                  .arg(a.key)
-                                  .arg(entry.rv)
-                                  .arg(t.modRv);
+        a.message =
+            deleted && t.deletedRv > storeRv
+                ? QStringLiteral("store at RV %1 holds %2 (RV %3) again: deleted in etcd at "
+                                 "%4, which this watcher had already seen (RV %5)")
+                      .arg(storeRv)
+                      .arg(a.key)
+                      .arg(entry.rv)
+                      .arg(t.deletedRv)
+                      .arg(seenRv)
+            : deleted ? QStringLiteral("store at RV %1 still holds %2 (RV %3), deleted in "
+                                       "etcd at %4")
+                            .arg(storeRv)
+                            .arg(a.key)
+                            .arg(entry.rv)
+                            .arg(t.deletedRv)
+                      : QStringLiteral("store at RV %1 holds %2 at RV %3, etcd has it at "
+                                       "%4")
+                            .arg(storeRv)
+                            .arg(a.key)
+                            .arg(entry.rv)
+                            .arg(t.modRv);
         m_ctx.raise(a);
     }
 }

@@ -297,7 +297,8 @@ void Simulation::checkConsistency() {
         }
     }
     for (auto& c : m_clients) {
-        if (c->resourceVersion() == 0)
+        // A watch-only client (RV="", never lists) keeps no consistent store to check.
+        if (c->resourceVersion() == 0 || c->config().watchOnly)
             continue;
         m_entries.clear();
         c->store().forEach([this](KeyId k, const KeyValuePtr& o) {

@@ -18,7 +18,7 @@ struct ApiServerConfig {
     QString name = QStringLiteral("apiserver-0");
     ServerProfile profile;
     double etcdStreamEventsPerSecond = 0; // how fast one gRPC watch stream drains (0: no limit)
-    bool behindLoadBalancer = false; // requests to it while down: reset by the LB, not refused
+    bool behindLoadBalancer = false;      // requests to it while down: reset by the LB, not refused
 };
 
 // One simulated kube-apiserver: a cacher per resource over the shared simulated etcd, and the

@@ -99,7 +99,8 @@ ApiStatus ApiStatus::connectionReset(const QString& server) {
     ApiStatus s;
     s.code = 0;
     s.reason = QStringLiteral("ConnectionReset");
-    s.message = QStringLiteral("read tcp %1 (via load balancer): connection reset by peer").arg(server);
+    s.message =
+        QStringLiteral("read tcp %1 (via load balancer): connection reset by peer").arg(server);
     return s;
 }
 

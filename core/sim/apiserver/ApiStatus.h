@@ -33,7 +33,9 @@ struct ApiStatus {
     // A load balancer in front of a dead apiserver accepts the connection and drops it: the
     // client sees EOF / connection reset, not "connection refused".
     static ApiStatus connectionReset(const QString& server);
-    bool isConnectionRefused() const { return code == 0 && reason == QLatin1String("ConnectionRefused"); }
+    bool isConnectionRefused() const {
+        return code == 0 && reason == QLatin1String("ConnectionRefused");
+    }
     static ApiStatus etcdUnavailable();
 };
 
