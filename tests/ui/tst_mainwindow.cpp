@@ -14,6 +14,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QLineEdit>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTest>
 #include <QValueAxis>
@@ -64,6 +65,7 @@ private slots:
     void replotsAreCoalesced();
     void pauseHoldsAndResumes();
     void selectingAnomalyFocusesChart();
+    void bogusRvMarkerKeepsScale();
     void filterEditFiltersList();
     void failureAndFinish();
     void screenshot();
@@ -232,6 +234,24 @@ void TestMainWindow::selectingAnomalyFocusesChart() {
     QCOMPARE(window.anomalyView()->currentIndex().row(), 2);
 }
 
+void TestMainWindow::bogusRvMarkerKeepsScale() {
+    MainWindow window(nullptr);
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    SyntheticCluster cluster;
+    for (int i = 0; i < 100; ++i)
+        window.applyUpdate(cluster.next());
+    EngineUpdate u = cluster.next();
+    u.anomalies.append(anomaly(u.now, AnomalyKind::TooLargeRv, Severity::Error,
+                               QStringLiteral("pods"), 1000000000000, QStringLiteral("client"),
+                               QStringLiteral("504 Too large resource version")));
+    window.applyUpdate(u);
+    window.rvChart()->replotNow();
+    QCOMPARE(window.rvChart()->markerCount(), 1);
+    QVERIFY(window.rvChart()->axisY()->max() < 100000); // drawn at the head instead
+}
+
 void TestMainWindow::filterEditFiltersList() {
     MainWindow window(nullptr);
     SyntheticCluster cluster;
@@ -277,6 +297,9 @@ void TestMainWindow::screenshot() {
     window.setSpan(90);
     window.selectAnomaly(2);
     window.setFollowLive(true);
+    if (qEnvironmentVariableIsSet("WS_SCREENSHOT_TAB")) // for looking at the other tabs
+        window.findChild<QTabWidget*>()->setCurrentIndex(
+            qEnvironmentVariableIntValue("WS_SCREENSHOT_TAB"));
     window.rvChart()->replotNow();
     window.bufferChart()->view()->replotNow();
     QTest::qWait(50);

@@ -150,6 +150,12 @@ void LiveChartView::includeY(double y) {
     m_yMax = std::max(m_yMax, y);
 }
 
+bool LiveChartView::plottedYRange(double* lo, double* hi) const {
+    *lo = m_yMin;
+    *hi = m_yMax;
+    return m_yValid;
+}
+
 void LiveChartView::replotNow() {
     m_replotTimer.stop();
     ++m_replotCount;

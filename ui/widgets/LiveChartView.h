@@ -73,6 +73,8 @@ protected:
     virtual void axesUpdated() {}
     // Let subclasses widen the y range (e.g. for markers) before the axis is set.
     void includeY(double y);
+    // The y range of what was plotted so far in this replot (false when nothing was).
+    bool plottedYRange(double* lo, double* hi) const;
 
     void wheelEvent(QWheelEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;

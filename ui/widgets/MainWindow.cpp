@@ -21,6 +21,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -43,6 +44,14 @@ constexpr SpanChoice kSpans[] = {
     {"10 s", 10}, {"30 s", 30}, {"1 min", 60}, {"5 min", 300}, {"15 min", 900}};
 constexpr int kDefaultSpanIndex = 2;
 
+// Initial widths that fit typical content ("informer/kube-controller-manager", "1,000 / 1,000
+// (100%)") without measuring every row of a live table; the last column stretches.
+void setColumnWidths(QTableView* view, std::initializer_list<int> widths) {
+    int column = 0;
+    for (int w : widths)
+        view->horizontalHeader()->resizeSection(column++, w);
+}
+
 QString snapshotKey(const QString& a, const QString& b) {
     return a + QLatin1Char('\x1f') + b;
 }
@@ -57,7 +66,11 @@ MainWindow::MainWindow(Session* session, QWidget* parent, SeriesBuffer::Limits s
       m_cacheProxy(new QSortFilterProxyModel(this)) {
     qRegisterMetaType<ws::EngineUpdate>();
     setWindowTitle(session ? tr("WatchScope — %1").arg(session->description()) : tr("WatchScope"));
-    resize(1400, 900);
+    // 1400×900 where it fits, otherwise most of the screen: every pane needs room to be read.
+    QSize size(1400, 900);
+    if (const QScreen* screen = QGuiApplication::primaryScreen())
+        size = size.boundedTo(screen->availableSize() * 0.95);
+    resize(size);
 
     m_anomalyProxy->setSourceModel(m_anomalies);
     m_watcherProxy->setSourceModel(m_watchers);
@@ -82,9 +95,11 @@ MainWindow::MainWindow(Session* session, QWidget* parent, SeriesBuffer::Limits s
     m_tabs->addTab(buildAnomalyTab(), tr("Anomalies"));
     m_watcherView = makeTable(m_watcherProxy);
     m_watcherView->sortByColumn(WatcherTableModel::IdColumn, Qt::AscendingOrder);
+    setColumnWidths(m_watcherView, {230, 95, 95, 120, 85, 75, 75, 65, 85, 60});
     m_tabs->addTab(m_watcherView, tr("Watchers"));
     m_cacheView = makeTable(m_cacheProxy);
     m_cacheView->sortByColumn(CacheTableModel::ResourceColumn, Qt::AscendingOrder);
+    setColumnWidths(m_cacheView, {130, 100, 90, 90, 110, 190, 90, 90});
     m_tabs->addTab(m_cacheView, tr("Watch caches"));
 
     m_detail = new AnomalyDetailPane;
@@ -211,6 +226,16 @@ QWidget* MainWindow::buildAnomalyTab() {
         tr("Whitespace-separated terms, all must match. field:value with field one of kind, "
            "severity, source, resource, key, watcher, rv, message; a bare word searches every "
            "field; a leading ! negates a term."));
+    // Ctrl+F jumps to the display filter from anywhere in the window.
+    auto* focusFilter = new QAction(tab);
+    focusFilter->setShortcut(QKeySequence::Find);
+    focusFilter->setShortcutContext(Qt::WindowShortcut);
+    connect(focusFilter, &QAction::triggered, this, [this] {
+        m_tabs->setCurrentIndex(0);
+        m_filterEdit->setFocus(Qt::ShortcutFocusReason);
+        m_filterEdit->selectAll();
+    });
+    addAction(focusFilter);
     connect(m_filterEdit, &QLineEdit::textChanged, this, [this](const QString& text) {
         m_anomalyProxy->setText(text);
         updateTabTitles();
@@ -247,16 +272,8 @@ QWidget* MainWindow::buildAnomalyTab() {
 
     m_anomalyView = makeTable(m_anomalyProxy);
     m_anomalyView->sortByColumn(AnomalyListModel::NumberColumn, Qt::AscendingOrder);
+    setColumnWidths(m_anomalyView, {48, 72, 86, 150, 76, 90, 64, 160, 170});
     QHeaderView* h = m_anomalyView->horizontalHeader();
-    h->resizeSection(AnomalyListModel::NumberColumn, 48);
-    h->resizeSection(AnomalyListModel::TimeColumn, 72);
-    h->resizeSection(AnomalyListModel::SeverityColumn, 86);
-    h->resizeSection(AnomalyListModel::KindColumn, 150);
-    h->resizeSection(AnomalyListModel::SourceColumn, 76);
-    h->resizeSection(AnomalyListModel::ResourceColumn, 90);
-    h->resizeSection(AnomalyListModel::RvColumn, 64);
-    h->resizeSection(AnomalyListModel::WatcherColumn, 160);
-    h->resizeSection(AnomalyListModel::KeyColumn, 170);
     // One simulator or one endpoint per session: the source rarely tells rows apart, so it
     // starts hidden (the header's context menu shows it) and leaves the message room.
     h->setSectionHidden(AnomalyListModel::SourceColumn, true);

@@ -146,10 +146,18 @@ void RvTimelineChart::finishReplot(double fromMs, double toMs) {
     // Markers are in time order: skip straight to the visible ones.
     auto it = std::lower_bound(markers.cbegin(), markers.cend(), fromMs,
                                [](const Marker& m, double x) { return m.timeMs < x; });
+    // A marker sits at its anomaly's RV, unless that RV is far off the lines (a 504 for an RV
+    // from the future, a regression to 0): then at the head, so one bogus RV cannot squash the
+    // whole chart.
+    double lo = 0;
+    double hi = 0;
+    const bool haveRange = plottedYRange(&lo, &hi);
+    const double slack = std::max(hi - lo, 10.0);
     for (; it != markers.cend() && it->timeMs <= toMs; ++it) {
         double y = double(it->rv);
-        if (it->rv == 0 && !(head && head->valueAt(it->timeMs, &y)))
-            continue; // no RV and no head yet: nothing sensible to plot against
+        const bool rvUsable = it->rv != 0 && (!haveRange || (y >= lo - slack && y <= hi + slack));
+        if (!rvUsable && !(head && head->valueAt(it->timeMs, &y)))
+            continue; // nothing sensible to plot against
         points.append(QPointF(it->timeMs / 1000.0, y));
         m_drawnMarkers.append(*it);
         includeY(y);
