@@ -1,0 +1,400 @@
+// The built-in scenarios of SPEC §5: each one, run at full speed, raises its must-raise anomaly
+// kinds because the simulated machinery behaves that way, nothing else of severity error, the same
+// kinds for different seeds, in well under 20 s of wall time; editing a scenario's profile to the
+// fixed version makes its anomaly go away; broken scenario files are rejected with file and line.
+#include "engine/SimulationRunner.h"
+#include "scenario/ScenarioLoader.h"
+#include "sim/Simulation.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QRegularExpression>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace ws;
+
+namespace {
+
+constexpr TimeUs kWallLimit = seconds(20);
+
+struct Run {
+    AnomalyList anomalies;
+    qint64 wallMs = 0;
+};
+
+Run runFile(const QString& scenario, std::uint64_t seed) {
+    SimulationRunner runner;
+    SimulationOptions options;
+    options.scenario = scenario;
+    options.speed = 0; // --speed max
+    options.seed = seed;
+    QString error;
+    QElapsedTimer timer;
+    timer.start();
+    if (!runner.prepare(options, &error))
+        qFatal("%s", qPrintable(error));
+    std::atomic<bool> stop{false};
+    if (!runner.run(stop, {}, &error))
+        qFatal("%s", qPrintable(error));
+    return Run{runner.anomalies(), timer.elapsed()};
+}
+
+// Runs a scenario held in memory (e.g. with an edited profile) to its end.
+AnomalyList runScenario(const Scenario& scenario, std::uint64_t seed) {
+    QString error;
+    auto sim = Simulation::create(scenario, seed, &error);
+    if (!sim)
+        qFatal("%s", qPrintable(error));
+    AnomalyList anomalies;
+    sim->hub().setSink([&](const Anomaly& a) { anomalies.push_back(a); });
+    while (!sim->finished())
+        sim->step();
+    return anomalies;
+}
+
+QSet<QString> kinds(const AnomalyList& list) {
+    QSet<QString> out;
+    for (const auto& a : list)
+        out.insert(kindName(a.kind));
+    return out;
+}
+
+QSet<QString> errorKinds(const AnomalyList& list) {
+    QSet<QString> out;
+    for (const auto& a : list)
+        if (a.severity == Severity::Error)
+            out.insert(kindName(a.kind));
+    return out;
+}
+
+QString summary(const AnomalyList& list) {
+    QMap<QString, int> counts;
+    for (const auto& a : list)
+        ++counts[QStringLiteral("%1/%2").arg(kindName(a.kind), severityName(a.severity))];
+    QStringList parts;
+    for (auto it = counts.cbegin(); it != counts.cend(); ++it)
+        parts << QStringLiteral("%1=%2").arg(it.key()).arg(it.value());
+    return parts.isEmpty() ? QStringLiteral("(none)") : parts.join(QStringLiteral(", "));
+}
+
+QString sorted(const QSet<QString>& set) {
+    QStringList l(set.cbegin(), set.cend());
+    l.sort();
+    return l.join(QStringLiteral(", "));
+}
+
+Scenario load(const QString& name) {
+    QString error;
+    auto s = ScenarioLoader::load(name, &error);
+    if (!s)
+        qFatal("%s", qPrintable(error));
+    return *s;
+}
+
+} // namespace
+
+class TestScenarios : public QObject {
+    Q_OBJECT
+private slots:
+    void everyScenarioIsTested() {
+        const QStringList names = ScenarioLoader::builtinNames();
+        const QStringList expected = {"cacher-retry-stale-object",
+                                      "compaction-prevkv-nil",
+                                      "ha-stale-read",
+                                      "healthy",
+                                      "restart-relist-storm",
+                                      "selector-watch-too-old",
+                                      "separate-cache-rpc",
+                                      "slow-watcher-terminated",
+                                      "too-large-rv-loop",
+                                      "too-large-rv-recovers",
+                                      "watchlist-stalled"};
+        QCOMPARE(names, expected);
+        for (const QString& n : names) {
+            const Scenario s = load(n);
+            QCOMPARE(s.name, n);
+            QVERIFY2(!s.description.contains('\n'), qPrintable(n));
+            if (n == QLatin1String("healthy"))
+                continue; // the baseline: what happens and what to look at
+            // The explanation says what happens, why, which versions and what to do.
+            for (const char* part : {"What happens:", "Why it", "Which versions:", "What to do:"})
+                QVERIFY2(s.explanation.contains(QLatin1String(part)),
+                         qPrintable(QStringLiteral("%1 lacks '%2'").arg(n, part)));
+        }
+    }
+
+    // SPEC §5 table: must-raise kinds; kinds that must not appear; and nothing of severity error
+    // beyond the must-raise ones.
+    void scenario_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QStringList>("mustRaise");
+        QTest::addColumn<QStringList>("mustNot");
+        const QStringList none;
+        QTest::newRow("healthy") << "healthy" << none
+                                 << QStringList{"prevkv-nil",  "stale-object", "too-old-rv",
+                                                "watcher-lag", "relist-storm", "stuck-watcher"};
+        QTest::newRow("compaction-prevkv-nil")
+            << "compaction-prevkv-nil" << QStringList{"prevkv-nil"} << QStringList{"stale-object"};
+        QTest::newRow("cacher-retry-stale-object")
+            << "cacher-retry-stale-object" << QStringList{"prevkv-nil", "stale-object"} << none;
+        // The agents' own RV="" watches still see PrevKv=nil; the cache stays right.
+        QTest::newRow("separate-cache-rpc")
+            << "separate-cache-rpc" << QStringList{"prevkv-nil"} << QStringList{"stale-object"};
+        QTest::newRow("too-large-rv-loop")
+            << "too-large-rv-loop" << QStringList{"too-large-rv", "retry-loop"} << none;
+        QTest::newRow("too-large-rv-recovers")
+            << "too-large-rv-recovers" << QStringList{"too-large-rv"} << QStringList{"retry-loop"};
+        QTest::newRow("selector-watch-too-old")
+            << "selector-watch-too-old" << QStringList{"too-old-rv"} << none;
+        QTest::newRow("restart-relist-storm")
+            << "restart-relist-storm" << QStringList{"too-old-rv", "relist-storm"} << none;
+        QTest::newRow("ha-stale-read")
+            << "ha-stale-read" << QStringList{"revision-regression", "stale-object"} << none;
+        QTest::newRow("slow-watcher-terminated")
+            << "slow-watcher-terminated" << QStringList{"watcher-terminated", "watcher-lag"}
+            << none;
+        QTest::newRow("watchlist-stalled")
+            << "watchlist-stalled" << QStringList{"initial-events-stalled"} << none;
+    }
+    void scenario() {
+        QFETCH(QString, name);
+        QFETCH(QStringList, mustRaise);
+        QFETCH(QStringList, mustNot);
+        const Scenario s = load(name);
+        const QSet<QString> must(mustRaise.cbegin(), mustRaise.cend());
+        QSet<QString> firstKinds;
+        // The scenario's own seed and two others: the same kinds every time.
+        const std::uint64_t seeds[] = {s.seed, s.seed + 101, s.seed + 7919};
+        for (std::uint64_t seed : seeds) {
+            const Run run = runFile(name, seed);
+            qInfo("%s seed %llu: %.2f s wall for %.0f s simulated: %s", qPrintable(name),
+                  static_cast<unsigned long long>(seed), static_cast<double>(run.wallMs) / 1000,
+                  static_cast<double>(s.duration) / kUsPerSecond,
+                  qPrintable(summary(run.anomalies)));
+            QVERIFY2(run.wallMs * 1000 < kWallLimit,
+                     qPrintable(QStringLiteral("%1 took %2 ms").arg(name).arg(run.wallMs)));
+            const QSet<QString> got = kinds(run.anomalies);
+            for (const QString& k : mustRaise)
+                QVERIFY2(got.contains(k), qPrintable(QStringLiteral("seed %1: no %2 in: %3")
+                                                         .arg(seed)
+                                                         .arg(k, summary(run.anomalies))));
+            for (const QString& k : mustNot)
+                QVERIFY2(!got.contains(k), qPrintable(QStringLiteral("seed %1: unexpected %2: %3")
+                                                          .arg(seed)
+                                                          .arg(k, summary(run.anomalies))));
+            const QSet<QString> extraErrors = errorKinds(run.anomalies) - must;
+            QVERIFY2(extraErrors.isEmpty(),
+                     qPrintable(QStringLiteral("seed %1: errors beyond the must-raise kinds: %2")
+                                    .arg(seed)
+                                    .arg(sorted(extraErrors))));
+            if (name == QLatin1String("healthy"))
+                QVERIFY2(run.anomalies.isEmpty(), qPrintable(summary(run.anomalies)));
+            if (firstKinds.isEmpty() && seed == s.seed)
+                firstKinds = got;
+            else
+                QVERIFY2(got == firstKinds,
+                         qPrintable(QStringLiteral("seed %1 gave {%2}, seed %3 gave {%4}")
+                                        .arg(seed)
+                                        .arg(sorted(got))
+                                        .arg(s.seed)
+                                        .arg(sorted(firstKinds))));
+        }
+    }
+
+    void healthyTenVirtualMinutesRaisesNothing() {
+        Scenario s = load(QStringLiteral("healthy"));
+        QVERIFY(s.duration >= seconds(600));
+        s.duration = seconds(600);
+        const AnomalyList anomalies = runScenario(s, s.seed);
+        QVERIFY2(anomalies.isEmpty(), qPrintable(summary(anomalies)));
+    }
+
+    // Same seed, same anomalies, message for message.
+    void deterministic() {
+        const Run a = runFile(QStringLiteral("cacher-retry-stale-object"), 5);
+        const Run b = runFile(QStringLiteral("cacher-retry-stale-object"), 5);
+        QCOMPARE(a.anomalies.size(), b.anomalies.size());
+        for (qsizetype i = 0; i < a.anomalies.size(); ++i) {
+            QCOMPARE(a.anomalies[i].time, b.anomalies[i].time);
+            QCOMPARE(a.anomalies[i].message, b.anomalies[i].message);
+        }
+    }
+
+    // Edit the profile to the fixed version: the anomaly goes away; back: it returns.
+    void separateCacheWatchRpcFlipsStaleObject() {
+        Scenario s = load(QStringLiteral("cacher-retry-stale-object"));
+        QVERIFY(!s.server.separateCacheWatchRpc.has_value()); // 1.27.0 default: off
+        const AnomalyList off = runScenario(s, s.seed);
+        QVERIFY2(kinds(off).contains(QStringLiteral("stale-object")), qPrintable(summary(off)));
+        s.server.separateCacheWatchRpc = true;
+        const AnomalyList on = runScenario(s, s.seed);
+        QVERIFY2(!kinds(on).contains(QStringLiteral("stale-object")), qPrintable(summary(on)));
+
+        Scenario fixedScenario = load(QStringLiteral("separate-cache-rpc"));
+        QCOMPARE(fixedScenario.server.separateCacheWatchRpc, std::optional<bool>(true));
+        fixedScenario.server.separateCacheWatchRpc = false;
+        const AnomalyList shared = runScenario(fixedScenario, fixedScenario.seed);
+        QVERIFY2(kinds(shared).contains(QStringLiteral("stale-object")),
+                 qPrintable(summary(shared)));
+    }
+
+    // etcd with #17529 fixed (3.4.31, PR #17555): the retry gets its compacted cancel, the cacher
+    // relists and the deleted object does not stay.
+    void fixedEtcdKeepsTheCacheRight() {
+        Scenario s = load(QStringLiteral("cacher-retry-stale-object"));
+        s.etcd.version = QStringLiteral("3.4.31");
+        const AnomalyList anomalies = runScenario(s, s.seed);
+        QVERIFY2(kinds(anomalies).contains(QStringLiteral("prevkv-nil")),
+                 qPrintable(summary(anomalies)));
+        QVERIFY2(!kinds(anomalies).contains(QStringLiteral("stale-object")),
+                 qPrintable(summary(anomalies)));
+    }
+
+    void serverVersionFlipsRetryLoop_data() {
+        QTest::addColumn<QString>("scenario");
+        QTest::addColumn<QString>("version");
+        QTest::addColumn<bool>("loop");
+        QTest::newRow("loop as shipped (1.16)") << "too-large-rv-loop"
+                                                << "" << true;
+        QTest::newRow("loop edited to 1.20") << "too-large-rv-loop"
+                                             << "1.20" << false;
+        QTest::newRow("loop edited to 1.17") << "too-large-rv-loop"
+                                             << "1.17" << false;
+        QTest::newRow("recovers as shipped (1.20)") << "too-large-rv-recovers"
+                                                    << "" << false;
+        QTest::newRow("recovers edited to 1.16") << "too-large-rv-recovers"
+                                                 << "1.16" << true;
+    }
+    void serverVersionFlipsRetryLoop() {
+        QFETCH(QString, scenario);
+        QFETCH(QString, version);
+        QFETCH(bool, loop);
+        Scenario s = load(scenario);
+        if (!version.isEmpty())
+            s.server.version = version;
+        const AnomalyList anomalies = runScenario(s, s.seed);
+        const QSet<QString> got = kinds(anomalies);
+        QVERIFY2(got.contains(QStringLiteral("too-large-rv")), qPrintable(summary(anomalies)));
+        QCOMPARE(got.contains(QStringLiteral("retry-loop")), loop);
+    }
+
+    // client-go 0.18.0-0.18.6 recognise no too-large RV at all: they loop even against 1.20.
+    void oldClientLoopsAgainstNewServer() {
+        Scenario s = load(QStringLiteral("too-large-rv-recovers"));
+        for (auto& c : s.clients)
+            c.clientGo = QStringLiteral("0.18.6");
+        const AnomalyList anomalies = runScenario(s, s.seed);
+        QVERIFY2(kinds(anomalies).contains(QStringLiteral("retry-loop")),
+                 qPrintable(summary(anomalies)));
+    }
+
+    // A user copies a built-in scenario, edits it and runs it from a path.
+    void copiedScenarioRunsFromPath() {
+        QFile builtin(QStringLiteral(":/scenarios/slow-watcher-terminated.yaml"));
+        QVERIFY(builtin.open(QIODevice::ReadOnly));
+        QByteArray yaml = builtin.readAll();
+        // Make the slow client fast again: the edited copy must not cut it off.
+        QVERIFY(yaml.contains("    rate: 40\n"));
+        yaml.replace("    rate: 40\n", "    rate: 100000\n");
+        yaml.replace("name: slow-watcher-terminated", "name: my-fast-watcher");
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("my.yaml"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(yaml);
+        f.close();
+        QString error;
+        const auto s = ScenarioLoader::load(path, &error);
+        QVERIFY2(s, qPrintable(error));
+        QCOMPARE(s->name, QStringLiteral("my-fast-watcher"));
+        QCOMPARE(s->sourcePath, path);
+        const Run run = runFile(path, s->seed);
+        QVERIFY2(!kinds(run.anomalies).contains(QStringLiteral("watcher-terminated")),
+                 qPrintable(summary(run.anomalies)));
+        const Run original = runFile(QStringLiteral("slow-watcher-terminated"), s->seed);
+        QVERIFY(kinds(original.anomalies).contains(QStringLiteral("watcher-terminated")));
+    }
+
+    // A mistake in a scenario file names the file, the line and what was wrong.
+    void badFileIsRejected_data() {
+        QTest::addColumn<QByteArray>("from");
+        QTest::addColumn<QByteArray>("to");
+        QTest::addColumn<QString>("what");
+        QTest::newRow("unknown key")
+            << QByteArray("    writesPerSecond: 150\n")
+            << QByteArray("    writesPerSecond: 150\n    colour: red\n") << "unknown key 'colour'";
+        QTest::newRow("typo in a client key")
+            << QByteArray("    clientGo: \"0.22\"\n") << QByteArray("    clientgo: \"0.22\"\n")
+            << "unknown key 'clientgo'";
+        QTest::newRow("bad number")
+            << QByteArray("    writesPerSecond: 150\n") << QByteArray("    writesPerSecond: fast\n")
+            << "'fast' is not a number";
+        QTest::newRow("out of range")
+            << QByteArray("    rate: 40\n") << QByteArray("    rate: -4\n") << "out of range";
+        QTest::newRow("bad duration")
+            << QByteArray("duration: 90s\n") << QByteArray("duration: ninety\n") << "duration";
+        QTest::newRow("bad boolean")
+            << QByteArray("    clientGo: \"0.22\"\n")
+            << QByteArray("    clientGo: \"0.22\"\n    watchOnly: maybe\n") << "not true or false";
+        QTest::newRow("unknown fault")
+            << QByteArray("    kind: slow-reader\n") << QByteArray("    kind: slow-writer\n")
+            << "unknown fault 'slow-writer'";
+        QTest::newRow("missing field")
+            << QByteArray("  - at: 20s\n    kind: slow-reader\n")
+            << QByteArray("  - kind: slow-reader\n") << "missing required field 'at'";
+        QTest::newRow("client of an unknown resource")
+            << QByteArray("    resource: configmaps\n    clientGo: \"0.22\"\n")
+            << QByteArray("    resource: secrets\n    clientGo: \"0.22\"\n")
+            << "'secrets' is not a resource of this scenario";
+        QTest::newRow("broken YAML") << QByteArray("server:\n") << QByteArray("server: [\n") << "";
+    }
+    void badFileIsRejected() {
+        QFETCH(QByteArray, from);
+        QFETCH(QByteArray, to);
+        QFETCH(QString, what);
+        QFile builtin(QStringLiteral(":/scenarios/slow-watcher-terminated.yaml"));
+        QVERIFY(builtin.open(QIODevice::ReadOnly));
+        QByteArray yaml = builtin.readAll();
+        const qsizetype at = yaml.indexOf(from);
+        QVERIFY2(at >= 0, from.constData());
+        yaml.replace(at, from.size(), to);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("broken.yaml"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(yaml);
+        f.close();
+        QString error;
+        QVERIFY(!ScenarioLoader::load(path, &error));
+        qInfo("%s", qPrintable(error));
+        // "<file>:<line>: <what>"
+        static const QRegularExpression re(QStringLiteral("^(.+):(\\d+): (.+)$"));
+        const auto m = re.match(error);
+        QVERIFY2(m.hasMatch(), qPrintable(error));
+        QCOMPARE(m.captured(1), path);
+        const int reported = m.captured(2).toInt();
+        // The mistake is on the edited lines (a missing field is reported at its mapping).
+        const int first = static_cast<int>(yaml.left(at).count('\n')) + 1;
+        // A YAML syntax error is reported where the parser gave up, a line or two further on.
+        const int last = first + static_cast<int>(to.count('\n')) - 1 + (what.isEmpty() ? 2 : 0);
+        QVERIFY2(reported >= first && reported <= last,
+                 qPrintable(QStringLiteral("line %1 not in [%2, %3]: %4")
+                                .arg(reported)
+                                .arg(first)
+                                .arg(last)
+                                .arg(error)));
+        QVERIFY2(m.captured(3).contains(what), qPrintable(error));
+    }
+
+    void unknownScenarioNamesTheKnownOnes() {
+        QString error;
+        QVERIFY(!ScenarioLoader::load(QStringLiteral("no-such-scenario"), &error));
+        QVERIFY(error.contains(QStringLiteral("unknown scenario 'no-such-scenario'")));
+        QVERIFY(error.contains(QStringLiteral("cacher-retry-stale-object")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestScenarios)
+#include "tst_scenarios.moc"
