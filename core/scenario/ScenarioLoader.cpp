@@ -258,6 +258,9 @@ QStringList ScenarioLoader::builtinNames() {
     for (const QString& f : QDir(QStringLiteral(":/scenarios"))
                                 .entryList({QStringLiteral("*.yaml")}, QDir::Files, QDir::Name))
         names << QFileInfo(f).completeBaseName();
+    // The baseline first, the incidents after it in name order.
+    if (names.removeOne(QStringLiteral("healthy")))
+        names.prepend(QStringLiteral("healthy"));
     return names;
 }
 

@@ -100,10 +100,11 @@ class TestScenarios : public QObject {
 private slots:
     void everyScenarioIsTested() {
         const QStringList names = ScenarioLoader::builtinNames();
-        const QStringList expected = {"cacher-retry-stale-object",
+        // The baseline first, then the incidents in name order.
+        const QStringList expected = {"healthy",
+                                      "cacher-retry-stale-object",
                                       "compaction-prevkv-nil",
                                       "ha-stale-read",
-                                      "healthy",
                                       "restart-relist-storm",
                                       "selector-watch-too-old",
                                       "separate-cache-rpc",
