@@ -30,9 +30,13 @@ struct ServerProfile {
     // The cacher retries an InternalError (PrevKv=nil) from its last RV for 30 s from 1.25
     // (PR #111387); before, any watch error made it relist.
     bool retriesInternalErrors() const { return minor >= 25; }
-    // Watch with RV="" served from etcd, sharing the cacher's gRPC stream: 1.27.0-1.27.12
-    // (PR #115096, reverted behind a gate in 1.27.13 / #124007).
-    bool watchWithoutRvFromEtcd() const { return minor == 27 && patch < 13; }
+    // Watch with RV="" served from etcd, sharing the cacher's gRPC stream: from 1.27.0 (PR
+    // #115096) until it went behind the gate WatchFromStorageWithoutResourceVersion (off) in
+    // 1.27.13 / 1.28.9 / 1.29.4 (#123935, #124007); 1.30 has the gate off too.
+    bool watchWithoutRvFromEtcd() const {
+        return (minor == 27 && patch < 13) || (minor == 28 && patch < 9) ||
+               (minor == 29 && patch < 4);
+    }
     // The cacher's etcd watch asks for progress notifications (EfficientWatchResumption, on
     // from 1.21): before, a quiet resource's cache RV only moves with its own events.
     bool cacherProgressNotify() const { return minor >= 21; }
