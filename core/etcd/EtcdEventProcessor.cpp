@@ -1,5 +1,6 @@
 #include "EtcdEventProcessor.h"
 
+#include "EtcdWireWatchResponse.h"
 #include "rpc.pb.h"
 #include "sim/apiserver/WatchCache.h"
 
@@ -51,7 +52,7 @@ std::uint64_t hashBytes(const char* p, std::size_t n) {
     return mix(mix(mix(a, b), c), e);
 }
 
-std::uint64_t valueHash(const std::string& v) {
+std::uint64_t valueHash(std::string_view v) {
     return hashBytes(v.data(), v.size());
 }
 
@@ -251,8 +252,8 @@ struct EtcdEventProcessor::Impl {
     }
 
     // Decodes a stored value; reports what cannot be decoded or contradicts its key.
-    void decodeValue(KeyId id, const KeyState& ks, const std::string& value, ResourceVersion rv,
-                     const char* what) {
+    void decodeValue(KeyId id, std::string_view key, const KeyState& ks, std::string_view value,
+                     ResourceVersion rv, const char* what) {
         if (!options.decodeValues || ks.resource < 0)
             return;
         if (!decoder.decodeValue(value, &decoded)) {
@@ -279,7 +280,7 @@ struct EtcdEventProcessor::Impl {
             return;
         }
         std::string_view name, parent;
-        lastSegments(keys.key(id), &name, &parent);
+        lastSegments(key, &name, &parent);
         if ((!decoded.name.empty() && decoded.name != name) ||
             (!decoded.namespace_.empty() && decoded.namespace_ != parent)) {
             raise(AnomalyKind::StreamError, id, rv,
@@ -423,7 +424,7 @@ void EtcdEventProcessor::listPage(const std::vector<const mvccpb::KeyValue*>& kv
         ks.hash = valueHash(kv->value());
         ks.size = static_cast<std::uint32_t>(kv->value().size());
         d->stats.bytes += static_cast<qint64>(kv->key().size() + kv->value().size());
-        d->decodeValue(id, ks, kv->value(), kv->mod_revision(), "listed object");
+        d->decodeValue(id, kv->key(), ks, kv->value(), kv->mod_revision(), "listed object");
         if (d->options.watchCache && ks.resource >= 0)
             d->listed[static_cast<std::size_t>(ks.resource)].push_back(KeyValuePtr::make(KeyValue{
                 id, kv->create_revision(), kv->mod_revision(), kv->version(), kv->value()}));
@@ -489,30 +490,30 @@ void EtcdEventProcessor::watchOpened(ResourceVersion startRevision, const QStrin
     d->hub.watchOpened(d->watcher, d->now(), req);
 }
 
-void EtcdEventProcessor::watchResponse(const etcdserverpb::WatchResponse& response) {
+void EtcdEventProcessor::watchResponse(const WireWatchResponse& response) {
     std::lock_guard lock(d->mutex);
     auto& evs = d->scratch;
     evs.clear();
-    evs.reserve(static_cast<std::size_t>(response.events_size()));
+    evs.reserve(response.events.size());
     auto& st = d->stats;
     ++st.responses;
-    for (const mvccpb::Event& ev : response.events()) {
-        const mvccpb::KeyValue& kv = ev.kv();
-        const KeyId id = d->keyIndex.intern(kv.key());
+    for (const WireEvent& ev : response.events) {
+        const WireKeyValue& kv = ev.kv;
+        const KeyId id = d->keyIndex.intern(kv.key);
         KeyState& ks = d->keyState(id);
         if (!ks.known && d->baseline)
             ks.known = true; // first seen after the baseline: absent until now
         ObservedEvent o;
         o.key = id;
-        o.rv = kv.mod_revision();
-        o.createRv = kv.create_revision();
-        const bool isDelete = ev.type() == mvccpb::Event::DELETE;
-        o.type = isDelete                       ? WatchEventType::Deleted
-                 : kv.create_revision() == o.rv ? WatchEventType::Added
-                                                : WatchEventType::Modified;
-        o.hasPrevKv = ev.has_prev_kv();
+        o.rv = kv.modRevision;
+        o.createRv = kv.createRevision;
+        const bool isDelete = ev.isDelete;
+        o.type = isDelete                    ? WatchEventType::Deleted
+                 : kv.createRevision == o.rv ? WatchEventType::Added
+                                             : WatchEventType::Modified;
+        o.hasPrevKv = ev.hasPrevKv;
         if (o.hasPrevKv)
-            o.prevRv = ev.prev_kv().mod_revision();
+            o.prevRv = ev.prevKv.modRevision;
         const char* label = isDelete ? "DELETE" : "PUT";
 
         if (ks.known) {
@@ -542,18 +543,17 @@ void EtcdEventProcessor::watchResponse(const etcdserverpb::WatchResponse& respon
             }
             // PrevKV: when present, the key's value at revision - 1, which is the last one seen.
             if (o.hasPrevKv && ks.exists && o.type != WatchEventType::Added) {
-                const mvccpb::KeyValue& prev = ev.prev_kv();
-                const bool sameRev = prev.mod_revision() == ks.modRev;
-                if (!sameRev || prev.value().size() != ks.size ||
-                    valueHash(prev.value()) != ks.hash) {
+                const WireKeyValue& prev = ev.prevKv;
+                const bool sameRev = prev.modRevision == ks.modRev;
+                if (!sameRev || prev.value.size() != ks.size || valueHash(prev.value) != ks.hash) {
                     d->raise(AnomalyKind::StreamError, id, o.rv,
                              QStringLiteral("PrevKV: prev_kv of %1 at %2 is mod_revision %3 (%4 "
                                             "bytes) but the value at %5 is mod_revision %6 (%7 "
                                             "bytes)%8")
                                  .arg(QLatin1String(label))
                                  .arg(o.rv)
-                                 .arg(prev.mod_revision())
-                                 .arg(prev.value().size())
+                                 .arg(prev.modRevision)
+                                 .arg(prev.value.size())
                                  .arg(o.rv - 1)
                                  .arg(ks.modRev)
                                  .arg(ks.size)
@@ -569,18 +569,18 @@ void EtcdEventProcessor::watchResponse(const etcdserverpb::WatchResponse& respon
             d->setExists(ks, false);
         } else {
             d->setExists(ks, true);
-            ks.createRev = kv.create_revision();
-            ks.hash = valueHash(kv.value());
-            ks.size = static_cast<std::uint32_t>(kv.value().size());
-            d->decodeValue(id, ks, kv.value(), o.rv, label);
+            ks.createRev = kv.createRevision;
+            ks.hash = valueHash(kv.value);
+            ks.size = static_cast<std::uint32_t>(kv.value.size());
+            d->decodeValue(id, kv.key, ks, kv.value, o.rv, label);
         }
         if (d->options.watchCache && ks.resource >= 0) {
             WatchCache& cache = *d->caches[static_cast<std::size_t>(ks.resource)];
             if (cache.ready() && o.rv > cache.resourceVersion()) {
                 KeyValuePtr object =
                     isDelete ? cache.object(id)
-                             : KeyValuePtr::make(KeyValue{id, kv.create_revision(), o.rv,
-                                                          kv.version(), kv.value()});
+                             : KeyValuePtr::make(KeyValue{id, kv.createRevision, o.rv, kv.version,
+                                                          std::string(kv.value)});
                 const TimeUs t = d->now();
                 cache.add(o.type, id, o.rv, std::move(object), t, t);
             }
@@ -595,7 +595,7 @@ void EtcdEventProcessor::watchResponse(const etcdserverpb::WatchResponse& respon
                 ++rs.updates;
             rs.lastRv = std::max(rs.lastRv, o.rv);
         }
-        st.bytes += static_cast<qint64>(kv.key().size() + kv.value().size());
+        st.bytes += static_cast<qint64>(kv.key.size() + kv.value.size());
         if (o.rv > st.lastRevision) {
             ++st.revisions;
             st.lastRevision = o.rv;
@@ -606,7 +606,7 @@ void EtcdEventProcessor::watchResponse(const etcdserverpb::WatchResponse& respon
     }
     st.events += static_cast<qint64>(evs.size());
     st.position = std::max(st.position, st.lastRevision);
-    d->headSeen(std::max(response.header().revision(), st.lastRevision));
+    d->headSeen(std::max(response.headerRevision, st.lastRevision));
     d->hub.watchResponse(d->watcher, d->now(), evs);
 }
 
@@ -659,6 +659,18 @@ void EtcdEventProcessor::watchBroken(const QString& message, bool transport,
     ++d->stats.brokenStreams;
     d->stats.lastError = message;
     d->stats.state = QStringLiteral("reconnecting in %1 ms").arg(retryIn.count());
+    if (message.contains(QLatin1String("malformed"))) {
+        Anomaly a;
+        a.time = d->now();
+        a.kind = AnomalyKind::StreamError;
+        a.source = AnomalySource::Etcd;
+        a.watcher = d->options.watcherId;
+        a.rv = d->stats.position;
+        a.message = QStringLiteral("undecodable watch response after revision %1: %2")
+                        .arg(d->stats.position)
+                        .arg(message);
+        d->hub.report(a);
+    }
     d->hub.watchClosed(d->watcher, d->now(),
                        transport ? WatchCloseReason::Broken : WatchCloseReason::ServerClosed);
 }

@@ -110,7 +110,7 @@ public:
     void listCompleted(ResourceVersion listRevision, std::int64_t items) override;
     void listFailed(const QString& message, bool compacted) override;
     void watchOpened(ResourceVersion startRevision, const QString& endpoint) override;
-    void watchResponse(const etcdserverpb::WatchResponse& response) override;
+    void watchResponse(const WireWatchResponse& response) override;
     void watchProgress(ResourceVersion revision) override;
     void watchCompacted(ResourceVersion startRevision, ResourceVersion compactRevision) override;
     void watchBroken(const QString& message, bool transport,

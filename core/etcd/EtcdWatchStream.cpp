@@ -1,10 +1,43 @@
 #include "EtcdWatchStream.h"
 
 #include "EtcdClient.h"
+#include "EtcdWireWatchResponse.h"
 #include "rpc.grpc.pb.h"
 
-#include <google/protobuf/arena.h>
 #include <grpcpp/grpcpp.h>
+#include <grpcpp/impl/rpc_method.h>
+#include <grpcpp/support/sync_stream.h>
+
+// Watch responses are read as raw bytes and decoded by WireWatchResponse (views, no per-field
+// allocation); requests stay generated protobuf messages.
+namespace grpc {
+template <> class SerializationTraits<ws::WireWatchResponse, void> {
+public:
+    static Status Serialize(const ws::WireWatchResponse&, ByteBuffer*, bool*) {
+        return Status(StatusCode::UNIMPLEMENTED, "WireWatchResponse is receive-only");
+    }
+    static Status Deserialize(ByteBuffer* buffer, ws::WireWatchResponse* msg) {
+        std::vector<Slice> slices;
+        if (!buffer->Dump(&slices).ok())
+            return Status(StatusCode::INTERNAL, "cannot read the WatchResponse bytes");
+        std::size_t total = 0;
+        for (const Slice& s : slices)
+            total += s.size();
+        std::string bytes;
+        bytes.resize(std::max<std::size_t>(total, 32));
+        std::size_t at = 0;
+        for (const Slice& s : slices) {
+            std::memcpy(bytes.data() + at, s.begin(), s.size());
+            at += s.size();
+        }
+        bytes.resize(total);
+        buffer->Clear();
+        if (!msg->parse(std::move(bytes)))
+            return Status(StatusCode::INTERNAL, msg->error());
+        return Status::OK;
+    }
+};
+} // namespace grpc
 
 #include <pthread.h>
 #include <random>
@@ -13,9 +46,7 @@ namespace ws {
 
 struct EtcdWatchStream::Live {
     grpc::ClientContext context;
-    std::unique_ptr<
-        grpc::ClientReaderWriter<etcdserverpb::WatchRequest, etcdserverpb::WatchResponse>>
-        stream;
+    std::unique_ptr<grpc::ClientReaderWriter<etcdserverpb::WatchRequest, WireWatchResponse>> stream;
 };
 
 EtcdWatchStream::EtcdWatchStream(EtcdClient& client, EtcdWatchOptions options,
@@ -117,13 +148,6 @@ void EtcdWatchStream::run() {
         return std::min(d, m_options.backoffMax);
     };
     bool needList = m_nextRevision.load() == 0;
-    // A catch-up response holds up to 1000 revisions with their prev_kv (~1 MB at 500 B values).
-    std::vector<char> arenaBlock(4 << 20);
-    google::protobuf::ArenaOptions arenaOptions;
-    arenaOptions.initial_block = arenaBlock.data();
-    arenaOptions.initial_block_size = arenaBlock.size();
-    arenaOptions.max_block_size = 8 << 20;
-    google::protobuf::Arena arena(arenaOptions);
     bool listedOnce = false;
 
     while (!m_stopping) {
@@ -144,7 +168,8 @@ void EtcdWatchStream::run() {
         int channelIndex = 0;
         auto channel = m_client.channel(&channelIndex);
         const QString endpoint = m_client.currentEndpoint();
-        auto stub = etcdserverpb::Watch::NewStub(channel);
+        const grpc::internal::RpcMethod method("/etcdserverpb.Watch/Watch",
+                                               grpc::internal::RpcMethod::BIDI_STREAMING, channel);
         auto live = std::make_unique<Live>();
         // As clientv3.WithRequireLeader: a member cut off from the leader cancels the watch.
         live->context.AddMetadata("hasleader", "true");
@@ -152,7 +177,10 @@ void EtcdWatchStream::run() {
             std::lock_guard lock(m_mutex);
             if (m_stopping)
                 break;
-            live->stream = stub->Watch(&live->context);
+            live->stream.reset(
+                grpc::internal::ClientReaderWriterFactory<
+                    etcdserverpb::WatchRequest, WireWatchResponse>::Create(channel.get(), method,
+                                                                           &live->context));
             m_live = live.get();
         }
 
@@ -173,56 +201,46 @@ void EtcdWatchStream::run() {
         bool compacted = false;
         bool canceled = false;
         QString cancelReason;
-        etcdserverpb::WatchResponse merged;
+        WireWatchResponse resp;
+        WireWatchResponse merged;
         bool inFragment = false;
-        for (;;) {
-            // Each response is parsed into the arena and dropped at once: no per-string
-            // malloc/free for keys and values.
-            arena.Reset();
-            auto* respPtr =
-                google::protobuf::Arena::CreateMessage<etcdserverpb::WatchResponse>(&arena);
-            if (!live->stream->Read(respPtr))
-                break;
-            const etcdserverpb::WatchResponse& resp = *respPtr;
-            if (resp.created()) {
+        while (live->stream->Read(&resp)) {
+            if (resp.created) {
                 m_connected = true;
                 m_listener.watchOpened(startRevision, endpoint);
-                if (resp.events_size() == 0 && !resp.canceled())
+                if (resp.events.empty() && !resp.canceled)
                     continue;
             }
-            if (resp.canceled()) {
-                if (resp.compact_revision() > 0) {
+            if (resp.canceled) {
+                if (resp.compactRevision > 0) {
                     compacted = true;
-                    m_listener.watchCompacted(m_nextRevision.load(), resp.compact_revision());
+                    m_listener.watchCompacted(m_nextRevision.load(), resp.compactRevision);
                 } else {
                     canceled = true;
-                    cancelReason = QString::fromStdString(resp.cancel_reason());
+                    cancelReason = QString::fromStdString(resp.cancelReason);
                 }
                 break;
             }
-            const etcdserverpb::WatchResponse* deliver = &resp;
-            if (resp.fragment()) {
+            const WireWatchResponse* deliver = &resp;
+            if (resp.fragment) {
                 if (!inFragment) {
-                    merged.Clear();
+                    merged.clear();
                     inFragment = true;
                 }
-                merged.mutable_events()->MergeFrom(resp.events());
+                merged.append(std::move(resp));
                 continue;
             }
             if (inFragment) {
-                merged.mutable_events()->MergeFrom(resp.events());
-                *merged.mutable_header() = resp.header();
-                merged.set_watch_id(resp.watch_id());
+                merged.append(std::move(resp));
                 deliver = &merged;
                 inFragment = false;
             }
-            if (deliver->events_size() > 0) {
-                m_nextRevision =
-                    deliver->events(deliver->events_size() - 1).kv().mod_revision() + 1;
+            if (!deliver->events.empty()) {
+                m_nextRevision = deliver->events.back().kv.modRevision + 1;
                 m_listener.watchResponse(*deliver);
                 backoff = m_options.backoffInitial;
-            } else if (deliver->header().revision() != 0 && deliver->compact_revision() == 0) {
-                m_listener.watchProgress(deliver->header().revision());
+            } else if (deliver->headerRevision != 0 && deliver->compactRevision == 0) {
+                m_listener.watchProgress(deliver->headerRevision);
                 backoff = m_options.backoffInitial;
             }
         }

@@ -12,9 +12,6 @@
 #include <thread>
 #include <vector>
 
-namespace etcdserverpb {
-class WatchResponse;
-}
 namespace mvccpb {
 class KeyValue;
 }
@@ -25,6 +22,7 @@ class ClientContext;
 namespace ws {
 
 class EtcdClient;
+class WireWatchResponse;
 
 struct EtcdWatchOptions {
     // The watched range: [key, rangeEnd). Defaults to the whole keyspace ("\0", "\0"), which sees
@@ -53,7 +51,7 @@ public:
     virtual void listFailed(const QString& message, bool compacted) = 0;
     // The create request was accepted (start revision as sent; 0 = from now).
     virtual void watchOpened(ResourceVersion startRevision, const QString& endpoint) = 0;
-    virtual void watchResponse(const etcdserverpb::WatchResponse& response) = 0;
+    virtual void watchResponse(const WireWatchResponse& response) = 0;
     virtual void watchProgress(ResourceVersion revision) = 0;
     // The watch was canceled because startRevision is below the compact revision.
     virtual void watchCompacted(ResourceVersion startRevision, ResourceVersion compactRevision) = 0;
