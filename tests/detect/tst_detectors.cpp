@@ -574,6 +574,15 @@ void DetectorsTest::detects_data() {
         api + "w j api pods; truth /a deleted 150; truth /b exists 155;"
               "store i 160 /a:120 /b:100; store i 170 /a:120 /b:100; store j 160 /a:120",
         "stale-object=3");
+    // Issue #59848: an informer that already saw RV 200 lists RV=0 from a lagging apiserver and
+    // gets a state at 140 holding an object deleted at 170: it went back in time.
+    row("stale-object: resurrected after a list from a lagging apiserver",
+        api + "open i rv=100; prog i 200; truth /a deleted 170; store i 140 /a:120", "stale-object",
+        "which this watcher had already seen (RV 200)");
+    row("no stale-object: deleted after everything the informer saw",
+        api + "open i rv=100; prog i 200; truth /a deleted 230; store i 140 /a:120", "");
+    row("no stale-object: a cache is judged against its own RV",
+        etcd + "open c rv=100; prog c 200; truth /a deleted 170; store c 140 /a:120", "");
 
     // initial-events-stalled
     row("initial-events-stalled: found by tick", api + "open i wl bm; at 31s; tick",

@@ -1,0 +1,170 @@
+// The engine behaviours the built-in scenarios rely on, one at a time: bookmarks and watch-cache
+// sizing by server version, and what a client does when its apiserver is gone with and without
+// a load balancer in front.
+#include "../sim/SimHarness.h"
+#include "scenario/ScenarioLoader.h"
+#include "sim/Simulation.h"
+
+#include <QSet>
+#include <QTest>
+
+using namespace ws;
+using ws::test::SimHarness;
+
+namespace {
+
+QSet<QString> runKinds(const Scenario& scenario, std::uint64_t seed) {
+    QString error;
+    auto sim = Simulation::create(scenario, seed, &error);
+    if (!sim)
+        qFatal("%s", qPrintable(error));
+    QSet<QString> kinds;
+    sim->hub().setSink([&](const Anomaly& a) { kinds.insert(kindName(a.kind)); });
+    while (!sim->finished())
+        sim->step();
+    return kinds;
+}
+
+Scenario load(const QString& name) {
+    QString error;
+    auto s = ScenarioLoader::load(name, &error);
+    if (!s)
+        qFatal("%s", qPrintable(error));
+    return *s;
+}
+
+} // namespace
+
+class TestScenarioEngine : public QObject {
+    Q_OBJECT
+private slots:
+    // cacheWatcher.nextBookmarkTime: 2 s before the deadline only up to 1.18; about every minute
+    // (and before the deadline) from 1.19.
+    void bookmarksByVersion_data() {
+        QTest::addColumn<QString>("version");
+        QTest::addColumn<int>("before200s");
+        QTest::addColumn<int>("byDeadline");
+        QTest::newRow("1.16") << "1.16" << 0 << 1;
+        QTest::newRow("1.18") << "1.18" << 0 << 1;
+        QTest::newRow("1.19") << "1.19" << 3 << 5;
+        QTest::newRow("1.30") << "1.30" << 3 << 5;
+    }
+    void bookmarksByVersion() {
+        QFETCH(QString, version);
+        QFETCH(int, before200s);
+        QFETCH(int, byDeadline);
+        SimHarness h(version);
+        h.runFor(milliseconds(100));
+        ApiServer::WatchOptions options;
+        options.resource = h.resource;
+        options.rv = h.etcd.currentRevision();
+        options.allowBookmarks = true;
+        options.timeout = seconds(300);
+        ApiStatus error;
+        auto w = h.server->watch(options, &error);
+        QVERIFY(w);
+        int bookmarks = 0;
+        auto drainFor = [&](TimeUs d) {
+            const TimeUs end = h.ctx.now + d;
+            while (h.ctx.now < end) {
+                if (h.ctx.now % seconds(1) == 0)
+                    h.write(static_cast<int>(h.ctx.now / seconds(1)));
+                h.tick();
+                for (const auto& item : w->buffer)
+                    bookmarks += item.type == WatchEventType::Bookmark ? 1 : 0;
+                w->buffer.clear();
+            }
+        };
+        drainFor(seconds(200));
+        QCOMPARE(bookmarks, before200s);
+        drainFor(seconds(99) + milliseconds(500)); // up to just before the 300 s deadline
+        QCOMPARE(bookmarks, byDeadline);
+    }
+
+    // Before 1.19 the ring buffer has a fixed capacity (--default-watch-cache-size, 100); from
+    // 1.19 it grows to hold 75 s of events.
+    void ringCapacityByVersion_data() {
+        QTest::addColumn<QString>("version");
+        QTest::addColumn<bool>("grows");
+        QTest::newRow("1.16") << "1.16" << false;
+        QTest::newRow("1.18") << "1.18" << false;
+        QTest::newRow("1.19") << "1.19" << true;
+        QTest::newRow("1.30") << "1.30" << true;
+    }
+    void ringCapacityByVersion() {
+        QFETCH(QString, version);
+        QFETCH(bool, grows);
+        SimHarness h(version);
+        h.runFor(milliseconds(100));
+        for (int i = 0; i < 1000; ++i) { // 100 events a second for 10 s
+            h.write(i);
+            h.runFor(milliseconds(10));
+        }
+        const auto& cache = h.server->cacher(h.resource)->cache();
+        QCOMPARE(cache.ring().capacity() > 100, grows);
+        if (!grows) {
+            QCOMPARE(cache.ring().size(), std::size_t(100));
+            QVERIFY(cache.oldestRv() > h.etcd.currentRevision() - 101);
+        }
+    }
+
+    // Without a load balancer a dead apiserver refuses the re-watch: client-go backs off and
+    // re-watches (on the other apiserver, where a future RV just waits for events). Behind a
+    // load balancer the request is reset instead, the reflector relists with its last RV and the
+    // lagging cache answers 504.
+    void loadBalancerTurnsTheSwitchIntoARelist() {
+        Scenario s = load(QStringLiteral("too-large-rv-loop"));
+        QVERIFY(s.server.loadBalancer);
+        QVERIFY(runKinds(s, s.seed).contains(QStringLiteral("too-large-rv")));
+        s.server.loadBalancer = false;
+        const QSet<QString> kinds = runKinds(s, s.seed);
+        QVERIFY2(!kinds.contains(QStringLiteral("too-large-rv")),
+                 qPrintable(QStringList(kinds.cbegin(), kinds.cend()).join(", ")));
+    }
+
+    // A current client-go also recognises the bare 1.16 message: no loop even against 1.16.
+    void currentClientRecognisesThe116Shape() {
+        Scenario s = load(QStringLiteral("too-large-rv-loop"));
+        for (auto& c : s.clients)
+            c.clientGo = QStringLiteral("current");
+        const QSet<QString> kinds = runKinds(s, s.seed);
+        QVERIFY(kinds.contains(QStringLiteral("too-large-rv")));
+        QVERIFY(!kinds.contains(QStringLiteral("retry-loop")));
+    }
+
+    // The restart storm needs the kubelets' RVs to lag: informers that see every pod event resume
+    // within the fresh cache's window and never get 410.
+    void unfilteredInformersRideOutTheRollingRestart() {
+        Scenario s = load(QStringLiteral("restart-relist-storm"));
+        QVERIFY(runKinds(s, s.seed).contains(QStringLiteral("too-old-rv")));
+        for (auto& c : s.clients)
+            c.selectorGroup = -1;
+        const QSet<QString> kinds = runKinds(s, s.seed);
+        QVERIFY2(!kinds.contains(QStringLiteral("too-old-rv")),
+                 qPrintable(QStringList(kinds.cbegin(), kinds.cend()).join(", ")));
+    }
+
+    // The selector watcher's 410 comes from the fixed 1.18 ring: on 1.19 the ring keeps 75 s and
+    // bookmarks carry the RV forward, so the same resume succeeds.
+    void selectorWatcherResumesOn119() {
+        Scenario s = load(QStringLiteral("selector-watch-too-old"));
+        QVERIFY(runKinds(s, s.seed).contains(QStringLiteral("too-old-rv")));
+        s.server.version = QStringLiteral("1.19");
+        const QSet<QString> kinds = runKinds(s, s.seed);
+        QVERIFY2(kinds.isEmpty(), qPrintable(QStringList(kinds.cbegin(), kinds.cend()).join(", ")));
+    }
+
+    void watchOnlyClientsAreNotCheckedForConsistency() {
+        Scenario s = load(QStringLiteral("cacher-retry-stale-object"));
+        // Only the agents: whatever their RV="" watches miss, they keep no consistent store.
+        std::erase_if(s.clients, [](const ClientSpec& c) { return !c.watchOnly; });
+        QVERIFY(!s.clients.empty());
+        s.server.separateCacheWatchRpc = true;
+        const QSet<QString> kinds = runKinds(s, s.seed);
+        QVERIFY(kinds.contains(QStringLiteral("prevkv-nil")));
+        QVERIFY(!kinds.contains(QStringLiteral("stale-object")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestScenarioEngine)
+#include "tst_scenarioengine.moc"
