@@ -250,6 +250,14 @@ void TestMainWindow::bogusRvMarkerKeepsScale() {
     window.rvChart()->replotNow();
     QCOMPARE(window.rvChart()->markerCount(), 1);
     QVERIFY(window.rvChart()->axisY()->max() < 100000); // drawn at the head instead
+
+    // A restarting cache reports RV 0 ("absent"): the line drops out of view, the scale stays.
+    EngineUpdate restart = cluster.next();
+    const double ms = double(restart.now) / double(kUsPerMs);
+    restart.series.append(delta(QStringLiteral("pods"), QStringLiteral("cache_rv"), {{ms, 0}}));
+    window.applyUpdate(restart);
+    window.rvChart()->replotNow();
+    QVERIFY(window.rvChart()->axisY()->min() > 4000);
 }
 
 void TestMainWindow::filterEditFiltersList() {

@@ -180,7 +180,8 @@ void LiveChartView::replotNow() {
         for (const QPointF& p : std::as_const(points)) {
             // The edge points just outside the range keep lines continuous but must not stretch
             // the y axis to values that are not on screen.
-            if (p.x() * 1000.0 >= m_fromMs && p.x() * 1000.0 <= m_toMs)
+            if (p.x() * 1000.0 >= m_fromMs && p.x() * 1000.0 <= m_toMs &&
+                !(m_zeroMeansAbsent && p.y() == 0))
                 includeY(p.y());
         }
         it.value()->replace(points);

@@ -42,6 +42,9 @@ public:
     bool isFrozen() const { return m_frozen; }
     // Floor the y axis at 0 (counts), instead of fitting the data (RVs).
     void setYIncludesZero(bool include) { m_yIncludesZero = include; }
+    // For RVs, 0 means "absent" (a cache restarting): such samples are drawn but do not stretch
+    // the y axis, so the line drops out of view instead of squashing every other line.
+    void setZeroMeansAbsent(bool absent) { m_zeroMeansAbsent = absent; }
 
     void bindSeries(const QString& name, QXYSeries* series);
     void unbindSeries(const QString& name);
@@ -99,6 +102,7 @@ private:
     bool m_frozen = false;
     bool m_pendingWhileFrozen = false;
     bool m_yIncludesZero = false;
+    bool m_zeroMeansAbsent = false;
     int m_replotCount = 0;
     int m_lastColumns = 0;
 };

@@ -35,6 +35,7 @@ RvTimelineChart::RvTimelineChart(QWidget* parent)
     : LiveChartView(parent), m_markers(new QScatterSeries), m_focusLine(new QLineSeries) {
     chart()->setTitle(tr("Resource versions"));
     axisY()->setTitleText(tr("resource version"));
+    setZeroMeansAbsent(true);
     // Watcher ids are long ("informer/kube-controller-manager"): a legend beside the plot gives
     // each its own line instead of eliding them side by side.
     chart()->legend()->setAlignment(Qt::AlignRight);
