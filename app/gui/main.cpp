@@ -53,8 +53,9 @@ int main(int argc, char* argv[]) {
                                    QStringLiteral("Simulator speed factor, or max (default 1)."),
                                    QStringLiteral("X"), QStringLiteral("1"));
     const QCommandLineOption seed(QStringLiteral("seed"),
-                                  QStringLiteral("Simulator random seed (default 1)."),
-                                  QStringLiteral("N"), QStringLiteral("1"));
+                                  QStringLiteral("Simulator random seed (default: the "
+                                                 "scenario's)."),
+                                  QStringLiteral("N"));
     const QCommandLineOption etcd(QStringLiteral("etcd"), QStringLiteral("etcd endpoints."),
                                   QStringLiteral("URL[,URL...]"));
     const QCommandLineOption kubeconfig(QStringLiteral("kubeconfig"),
@@ -112,6 +113,10 @@ int main(int argc, char* argv[]) {
                 QStringLiteral("bad --seed '%1' (a non-negative integer)").arg(parser.value(seed)));
         options.seed = value;
     }
+
+    if (parser.isSet(resources))
+        std::fprintf(stderr, "watchscope: --resources is not applied to the simulator yet; "
+                             "showing every resource of the scenario\n");
 
     auto* session = new ws::SimulationSession(options, &app);
     // Load the scenario before any window: an unknown scenario is bad input (exit 2), not a
