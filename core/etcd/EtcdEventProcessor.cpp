@@ -258,12 +258,21 @@ struct EtcdEventProcessor::Impl {
             return;
         if (!decoder.decodeValue(value, &decoded)) {
             ++stats.undecodableValues;
-            if (stats.undecodableValues <= options.maxUndecodableReports)
+            if (stats.undecodableValues <= options.maxUndecodableReports) {
+                // Evidence shows the leading bytes, except for Secrets, whose bytes may be
+                // credentials (SPEC §1: never in any output).
+                const bool secret = resources[static_cast<std::size_t>(ks.resource)].resource ==
+                                    QLatin1String("secrets");
+                const QString evidence =
+                    secret ? QStringLiteral("%1 bytes, content not shown for secrets")
+                                 .arg(value.size())
+                           : QString::fromStdString(decoded.error);
                 raise(AnomalyKind::StreamError, id, rv,
                       QStringLiteral("undecodable value of %1 at %2: %3")
                           .arg(QLatin1String(what))
                           .arg(rv)
-                          .arg(QString::fromStdString(decoded.error)));
+                          .arg(evidence));
+            }
             return;
         }
         switch (decoded.encoding) {

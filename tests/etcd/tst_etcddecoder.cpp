@@ -1,7 +1,9 @@
 // Decoding of Kubernetes keys and stored values (no etcd needed).
 
 #include "EtcdLoadGenerator.h"
+#include "EtcdWireWatchResponse.h"
 #include "KubernetesKeyDecoder.h"
+#include "rpc.pb.h"
 
 #include <QTest>
 
@@ -16,6 +18,9 @@ private slots:
     void decodeValue();
     void undecodable_data();
     void undecodable();
+    void wireWatchResponse_data();
+    void wireWatchResponse();
+    void wireWatchResponseMalformed();
 };
 
 void TestEtcdDecoder::decodeKey_data() {
@@ -182,6 +187,76 @@ void TestEtcdDecoder::undecodable() {
     QVERIFY(!decoder.decodeValue(std::string_view(value.constData(), value.size()), &v));
     QCOMPARE(int(v.encoding), int(ValueEncoding::Undecodable));
     QVERIFY2(QString::fromStdString(v.error).contains(evidence), v.error.c_str());
+}
+
+void TestEtcdDecoder::wireWatchResponse_data() {
+    QTest::addColumn<int>("events");
+    QTest::addColumn<bool>("prevKv");
+    QTest::newRow("progress") << 0 << false;
+    QTest::newRow("one create") << 1 << false;
+    QTest::newRow("batch with prev_kv") << 1000 << true;
+}
+
+// The hand decoder reads exactly what protobuf's generated code writes.
+void TestEtcdDecoder::wireWatchResponse() {
+    QFETCH(int, events);
+    QFETCH(bool, prevKv);
+    etcdserverpb::WatchResponse pb;
+    pb.mutable_header()->set_revision(123456789012LL);
+    pb.mutable_header()->set_cluster_id(7);
+    pb.set_watch_id(3);
+    pb.set_fragment(false);
+    for (int i = 0; i < events; ++i) {
+        mvccpb::Event* e = pb.add_events();
+        e->set_type(i % 3 == 2 ? mvccpb::Event::DELETE : mvccpb::Event::PUT);
+        e->mutable_kv()->set_key("/registry/configmaps/ns/k" + std::to_string(i));
+        e->mutable_kv()->set_value(std::string(std::size_t(i % 50), char('a' + i % 26)));
+        e->mutable_kv()->set_create_revision(100 + i);
+        e->mutable_kv()->set_mod_revision(1000 + i);
+        e->mutable_kv()->set_version(i + 1);
+        if (prevKv) {
+            e->mutable_prev_kv()->set_key(e->kv().key());
+            e->mutable_prev_kv()->set_value("previous");
+            e->mutable_prev_kv()->set_mod_revision(999 + i);
+        }
+    }
+    WireWatchResponse w;
+    QVERIFY2(w.parse(pb.SerializeAsString()), w.error().c_str());
+    QCOMPARE(w.headerRevision, 123456789012LL);
+    QCOMPARE(w.watchId, 3);
+    QCOMPARE(int(w.events.size()), events);
+    for (int i = 0; i < events; ++i) {
+        const WireEvent& e = w.events[std::size_t(i)];
+        QCOMPARE(e.isDelete, i % 3 == 2);
+        QCOMPARE(std::string(e.kv.key), pb.events(i).kv().key());
+        QCOMPARE(std::string(e.kv.value), pb.events(i).kv().value());
+        QCOMPARE(e.kv.createRevision, 100 + i);
+        QCOMPARE(e.kv.modRevision, 1000 + i);
+        QCOMPARE(e.kv.version, i + 1);
+        QCOMPARE(e.hasPrevKv, prevKv);
+        if (prevKv) {
+            QCOMPARE(std::string(e.prevKv.value), std::string("previous"));
+            QCOMPARE(e.prevKv.modRevision, 999 + i);
+        }
+    }
+    // Fragments merge: a second piece's events follow and its views stay valid.
+    WireWatchResponse second;
+    QVERIFY(second.parse(pb.SerializeAsString()));
+    w.append(std::move(second));
+    QCOMPARE(int(w.events.size()), 2 * events);
+    if (events > 0)
+        QCOMPARE(std::string(w.events.back().kv.key), pb.events(events - 1).kv().key());
+}
+
+void TestEtcdDecoder::wireWatchResponseMalformed() {
+    etcdserverpb::WatchResponse pb;
+    pb.add_events()->mutable_kv()->set_key("/registry/pods/a/b");
+    std::string bytes = pb.SerializeAsString();
+    bytes.resize(bytes.size() - 3); // cut inside the event
+    WireWatchResponse w;
+    QVERIFY(!w.parse(bytes));
+    QVERIFY2(QString::fromStdString(w.error()).contains(QLatin1String("malformed")),
+             w.error().c_str());
 }
 
 QTEST_GUILESS_MAIN(TestEtcdDecoder)
