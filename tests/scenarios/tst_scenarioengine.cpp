@@ -35,9 +35,39 @@ Scenario load(const QString& name) {
 
 } // namespace
 
+class CountingReceiver : public EtcdWatchReceiver {
+public:
+    void onEtcdWatchResponse(const EtcdWatchResponse&) override { ++responses; }
+    int responses = 0;
+};
+
 class TestScenarioEngine : public QObject {
     Q_OBJECT
 private slots:
+    // A watcher whose compacted cancel is already queued, then cancelled by its owner (which
+    // goes away): the queued response must not reach the old receiver.
+    void cancelledWatcherGetsNothingQueued() {
+        SimHarness h(QStringLiteral("1.30"));
+        for (int i = 0; i < 20; ++i)
+            h.write(i);
+        QVERIFY(h.etcd.compact(h.etcd.currentRevision()));
+        auto& hub = h.etcd.watches();
+        const int stream = hub.openStream(0);
+        hub.setStreamStalled(stream, true);
+        CountingReceiver receiver;
+        EtcdWatchOptions options;
+        options.resource = h.resource;
+        options.startRevision = 2; // below the compact revision: unsynced, then cancelled
+        const int id = hub.watch(stream, options, &receiver);
+        h.runFor(milliseconds(200)); // syncWatchers queues the compacted response
+        QCOMPARE(hub.queuedResponses(stream), 1);
+        hub.cancel(id);
+        hub.setStreamStalled(stream, false);
+        h.runFor(milliseconds(100));
+        QCOMPARE(hub.queuedResponses(stream), 0);
+        QCOMPARE(receiver.responses, 0);
+    }
+
     // cacheWatcher.nextBookmarkTime: 2 s before the deadline only up to 1.18; about every minute
     // (and before the deadline) from 1.19.
     void bookmarksByVersion_data() {

@@ -97,9 +97,10 @@ void EtcdWatchHub::cancel(int watchId) {
     if (watchId < 0 || watchId >= static_cast<int>(m_watchers.size()))
         return;
     Watcher& w = m_watchers[watchId];
-    if (w.state == WatcherState::Done)
-        return;
-    setState(w, WatcherState::Done);
+    // A watcher can already be Done with its compacted response still queued: the receiver must
+    // be forgotten all the same, or that response would reach a receiver that no longer exists.
+    if (w.state != WatcherState::Done)
+        setState(w, WatcherState::Done);
     w.receiver = nullptr;
     eraseValue(m_streams[w.stream].watchers, watchId);
 }
