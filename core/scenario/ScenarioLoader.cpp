@@ -205,7 +205,8 @@ Scenario parseScenario(const YAML::Node& root) {
                 c.selectorGroup =
                     integer(n, m.where() + QStringLiteral(".selectorGroup"), 0, 100000);
             if (YAML::Node n = m.get("apiserver"))
-                c.apiserver = integer(n, m.where() + QStringLiteral(".apiserver"), 0, 15);
+                c.apiserver =
+                    integer(n, m.where() + QStringLiteral(".apiserver"), 0, s.server.count - 1);
             optional(m, "startAt", c.startAt, duration);
             if (YAML::Node n = m.get("watchOnly"))
                 c.watchOnly = boolean(n, m.where() + QStringLiteral(".watchOnly"));
@@ -232,16 +233,41 @@ Scenario parseScenario(const YAML::Node& root) {
                 fail(faults[i]["kind"],
                      QStringLiteral("%1.kind: unknown fault '%2' (known: %3)")
                          .arg(m.where(), f.kind, kinds.join(QStringLiteral(", "))));
+            const int lastServer = s.server.count - 1;
             if (YAML::Node n = m.get("apiserver"))
-                f.apiserver = integer(n, m.where() + QStringLiteral(".apiserver"), 0, 15);
-            optional(m, "client", f.client, text);
-            optional(m, "resource", f.resource, text);
-            optional(m, "duration", f.duration, duration);
+                f.apiserver = integer(n, m.where() + QStringLiteral(".apiserver"), 0, lastServer);
+            // What each fault needs to mean anything; a fault that would silently do nothing is
+            // a mistake in the file.
+            const bool needsClient =
+                f.kind == QLatin1String("restart-client") || f.kind == QLatin1String("slow-reader");
+            const bool needsResource = f.kind == QLatin1String("write-burst");
+            const bool needsDuration =
+                f.kind == QLatin1String("stall-stream") || f.kind == QLatin1String("write-burst");
+            const bool needsRate =
+                f.kind == QLatin1String("slow-reader") || f.kind == QLatin1String("write-burst");
+            if (YAML::Node n = needsClient ? m.require("client") : m.get("client")) {
+                f.client = text(n, m.where() + QStringLiteral(".client"));
+                bool known = false;
+                for (const ClientSpec& c : s.clients)
+                    known = known || c.name == f.client;
+                if (!known)
+                    fail(n, QStringLiteral("%1.client: no client is named '%2'")
+                                .arg(m.where(), f.client));
+            }
+            if (YAML::Node n = needsResource ? m.require("resource") : m.get("resource")) {
+                f.resource = text(n, m.where() + QStringLiteral(".resource"));
+                if (!s.resourceNames().contains(f.resource))
+                    fail(n, QStringLiteral("%1.resource: '%2' is not a resource of this scenario")
+                                .arg(m.where(), f.resource));
+            }
+            if (YAML::Node n = needsDuration ? m.require("duration") : m.get("duration"))
+                f.duration = duration(n, m.where() + QStringLiteral(".duration"));
             optional(m, "stagger", f.stagger, duration);
-            if (YAML::Node n = m.get("rate"))
+            if (YAML::Node n = needsRate ? m.require("rate") : m.get("rate"))
                 f.rate = number(n, m.where() + QStringLiteral(".rate"), 0, 1e9);
             if (YAML::Node n = m.get("toApiserver"))
-                f.toApiserver = integer(n, m.where() + QStringLiteral(".toApiserver"), 0, 15);
+                f.toApiserver =
+                    integer(n, m.where() + QStringLiteral(".toApiserver"), 0, lastServer);
             m.finish();
             s.faults.push_back(f);
         }

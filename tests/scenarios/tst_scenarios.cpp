@@ -349,6 +349,12 @@ private slots:
             << QByteArray("    resource: configmaps\n    clientGo: \"0.22\"\n")
             << QByteArray("    resource: secrets\n    clientGo: \"0.22\"\n")
             << "'secrets' is not a resource of this scenario";
+        QTest::newRow("fault names no client")
+            << QByteArray("    client: slow-controller\n")
+            << QByteArray("    client: slow-controler\n") << "no client is named 'slow-controler'";
+        QTest::newRow("apiserver the cluster does not have")
+            << QByteArray("    clientGo: \"0.22\"\n")
+            << QByteArray("    clientGo: \"0.22\"\n    apiserver: 1\n") << "out of range [0, 0]";
         QTest::newRow("broken YAML") << QByteArray("server:\n") << QByteArray("server: [\n") << "";
     }
     void badFileIsRejected() {
