@@ -4,9 +4,14 @@
 #include "scenario/ScenarioLoader.h"
 #include "sim/Simulation.h"
 #include "util/Duration.h"
+#ifdef WS_HAVE_ETCD
+#include "etcd/EtcdSession.h"
+#endif
 
 #include <QCommandLineParser>
+#include <QEventLoop>
 #include <QTextStream>
+#include <QTimer>
 #include <atomic>
 #include <cstdio>
 #include <unistd.h>
@@ -30,7 +35,8 @@ const char* kUsage =
     "commands:\n"
     "  scenarios                      list the built-in scenarios\n"
     "  record SOURCE [options]        run a source and record anomalies and timelines\n"
-    "      SOURCE: --scenario NAME|FILE.yaml\n"
+    "      SOURCE: --scenario NAME|FILE.yaml | --etcd URL[,URL...] [--prefix /registry/]\n"
+    "              [--cacert CA.pem] [--cert CLIENT.pem] [--key CLIENT-KEY.pem]\n"
     "      --resources LIST  --duration 30s  --speed X|max  --seed N\n"
     "      --anomalies FILE.jsonl  --timeline FILE.(csv|jsonl|trace.json)\n";
 
@@ -69,6 +75,57 @@ int CliApp::run(const QStringList& arguments) {
     return fail(QStringLiteral("unknown command '%1' (try --help)").arg(command));
 }
 
+int CliApp::recordEtcd(const QStringList& endpoints, const QString& prefix,
+                       const QStringList& resources, const QStringList& tls,
+                       std::int64_t durationMs, const QString& anomalies, const QString& timeline) {
+#ifdef WS_HAVE_ETCD
+    EtcdSessionOptions options;
+    options.connect.endpoints = endpoints;
+    options.connect.tls.caFile = tls.value(0);
+    options.connect.tls.certFile = tls.value(1);
+    options.connect.tls.keyFile = tls.value(2);
+    options.prefix = prefix.toStdString();
+    options.resources = resources;
+    options.outputs.anomaliesPath = anomalies;
+    options.outputs.timelinePath = timeline;
+    options.duration = std::chrono::milliseconds(durationMs);
+    QString error;
+    if (!EtcdSession::probe(options.connect, &error))
+        return fail(error, 1);
+    EtcdSession session(options);
+    QEventLoop loop;
+    QString failure;
+    const bool progress = isatty(fileno(stderr));
+    QObject::connect(&session, &Session::failed, &loop, [&](const QString& m) { failure = m; });
+    QObject::connect(&session, &Session::finished, &loop, &QEventLoop::quit);
+    QObject::connect(&session, &Session::updated, &loop, [&](const EngineUpdate& u) {
+        if (progress)
+            err() << QStringLiteral("\r%1  %2 events  %3 events/s ")
+                         .arg(formatDuration(u.now))
+                         .arg(u.totalEvents)
+                         .arg(qRound64(u.eventsPerSecond))
+                  << Qt::flush;
+    });
+    // The session ends itself after the duration; the timer is a backstop.
+    QTimer::singleShot(durationMs + 15000, &loop, [&] { session.stop(); });
+    session.start();
+    loop.exec();
+    session.stop();
+    if (progress)
+        err() << '\n';
+    if (!failure.isEmpty())
+        return fail(failure, 1);
+    QTextStream(stdout) << QStringLiteral("recorded %1 of %2: %3 anomalies\n")
+                               .arg(formatDuration(durationMs * kUsPerMs), session.description())
+                               .arg(session.anomalies().size());
+    return 0;
+#else
+    (void)endpoints, (void)prefix, (void)resources, (void)tls, (void)durationMs, (void)anomalies,
+        (void)timeline;
+    return fail(QStringLiteral("record: this build has no etcd support (gRPC not found)"));
+#endif
+}
+
 int CliApp::scenarios() {
     QTextStream out(stdout);
     int width = 0;
@@ -101,8 +158,11 @@ int CliApp::record(const QStringList& arguments) {
     const QCommandLineOption out(QStringLiteral("out"), {}, QStringLiteral("FILE"));
     const QCommandLineOption anomalies(QStringLiteral("anomalies"), {}, QStringLiteral("FILE"));
     const QCommandLineOption timeline(QStringLiteral("timeline"), {}, QStringLiteral("FILE"));
+    const QCommandLineOption cacert(QStringLiteral("cacert"), {}, QStringLiteral("FILE"));
+    const QCommandLineOption cert(QStringLiteral("cert"), {}, QStringLiteral("FILE"));
+    const QCommandLineOption key(QStringLiteral("key"), {}, QStringLiteral("FILE"));
     parser.addOptions({scenario, etcd, prefix, kubeconfig, context, server, resources, duration,
-                       speed, seed, out, anomalies, timeline});
+                       speed, seed, out, anomalies, timeline, cacert, cert, key});
     if (!parser.parse(arguments))
         return fail(QStringLiteral("record: %1").arg(parser.errorText()));
     if (!parser.positionalArguments().isEmpty())
@@ -113,8 +173,28 @@ int CliApp::record(const QStringList& arguments) {
     if (sources != 1)
         return fail(QStringLiteral("record: give exactly one source: --scenario NAME, --etcd URLS, "
                                    "--kubeconfig PATH or --server URL"));
+    if (parser.isSet(etcd)) {
+        std::int64_t durationMs = 30000; // a live source runs for --duration (default 30s)
+        if (parser.isSet(duration)) {
+            QString error;
+            const auto d = parseDuration(parser.value(duration), &error);
+            if (!d || *d <= 0)
+                return fail(QStringLiteral("--duration: %1")
+                                .arg(d ? QStringLiteral("must be positive") : error));
+            durationMs = *d / kUsPerMs;
+        }
+        if (parser.isSet(out))
+            return fail(QStringLiteral("--out: capture files (.wscap) are not supported yet"));
+        return recordEtcd(parser.value(etcd).split(QLatin1Char(','), Qt::SkipEmptyParts),
+                          parser.isSet(prefix) ? parser.value(prefix)
+                                               : QStringLiteral("/registry/"),
+                          parser.value(resources).split(QLatin1Char(','), Qt::SkipEmptyParts),
+                          {parser.value(cacert), parser.value(cert), parser.value(key)}, durationMs,
+                          parser.value(anomalies), parser.value(timeline));
+    }
     if (!parser.isSet(scenario))
-        return fail(QStringLiteral("record: only --scenario sources are available in this build"));
+        return fail(QStringLiteral(
+            "record: --kubeconfig and --server sources are not available in this build yet"));
 
     SimulationOptions options;
     options.scenario = parser.value(scenario);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QStringList>
+#include <cstdint>
 
 namespace ws {
 
@@ -14,6 +15,9 @@ private:
     int scenarios();
     int record(const QStringList& arguments);
     int usage(int exitCode);
+    int recordEtcd(const QStringList& endpoints, const QString& prefix,
+                   const QStringList& resources, const QStringList& tls, std::int64_t durationMs,
+                   const QString& anomalies, const QString& timeline);
 };
 
 } // namespace ws

@@ -63,6 +63,11 @@ private slots:
             << QStringList{"record", "--scenario", "healthy", "--anomalies",
                            "/nonexistent-dir/a.jsonl"}
             << "/nonexistent-dir/a.jsonl";
+        QTest::newRow("unreachable etcd")
+            << QStringList{"record", "--etcd", "http://127.0.0.1:1", "--duration", "1s"}
+            << "etcd at http://127.0.0.1:1: connection refused";
+        QTest::newRow("bad etcd url")
+            << QStringList{"record", "--etcd", "ftp://x:1"} << "ftp://x:1";
         QTest::newRow("bad timeline format")
             << QStringList{"record", "--scenario", "healthy", "--timeline", "/tmp/x.xml"}
             << "x.xml";
