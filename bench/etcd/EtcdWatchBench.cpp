@@ -134,7 +134,7 @@ bool runWatchScope(const EtcdConnectOptions& connect, ResourceVersion head, bool
     EtcdWatchStream stream(client, wo, processor);
     stream.start();
     while (processor.stats().lastRevision < head)
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
     row->wall = std::chrono::duration<double>(Clock::now() - start).count();
     stream.stop();
     getrusage(RUSAGE_SELF, &after);

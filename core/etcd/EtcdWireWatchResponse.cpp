@@ -1,73 +1,13 @@
 #include "EtcdWireWatchResponse.h"
 
+#include "ProtoWireReader.h"
+
 namespace ws {
 
 namespace {
 
-// A minimal protobuf wire reader over one contiguous buffer.
-struct Reader {
-    const char* p;
-    const char* end;
-    bool ok = true;
-
-    bool atEnd() const { return p >= end; }
-
-    std::uint64_t varint() {
-        std::uint64_t v = 0;
-        for (int shift = 0; shift < 64; shift += 7) {
-            if (p >= end) {
-                ok = false;
-                return 0;
-            }
-            const auto b = static_cast<std::uint8_t>(*p++);
-            v |= static_cast<std::uint64_t>(b & 0x7f) << shift;
-            if (!(b & 0x80))
-                return v;
-        }
-        ok = false;
-        return 0;
-    }
-
-    std::string_view bytes() {
-        const std::uint64_t n = varint();
-        if (!ok || n > static_cast<std::uint64_t>(end - p)) {
-            ok = false;
-            return {};
-        }
-        std::string_view v(p, static_cast<std::size_t>(n));
-        p += n;
-        return v;
-    }
-
-    void skip(std::uint32_t wireType) {
-        switch (wireType) {
-        case 0:
-            varint();
-            break;
-        case 1:
-            advance(8);
-            break;
-        case 2:
-            bytes();
-            break;
-        case 5:
-            advance(4);
-            break;
-        default:
-            ok = false;
-        }
-    }
-
-    void advance(std::size_t n) {
-        if (static_cast<std::size_t>(end - p) < n)
-            ok = false;
-        else
-            p += n;
-    }
-};
-
 bool parseKeyValue(std::string_view bytes, WireKeyValue* kv) {
-    Reader r{bytes.data(), bytes.data() + bytes.size()};
+    ProtoWireReader r{bytes.data(), bytes.data() + bytes.size()};
     while (r.ok && !r.atEnd()) {
         const std::uint64_t tag = r.varint();
         const auto field = static_cast<std::uint32_t>(tag >> 3);
@@ -91,7 +31,7 @@ bool parseKeyValue(std::string_view bytes, WireKeyValue* kv) {
 }
 
 bool parseEvent(std::string_view bytes, WireEvent* ev) {
-    Reader r{bytes.data(), bytes.data() + bytes.size()};
+    ProtoWireReader r{bytes.data(), bytes.data() + bytes.size()};
     while (r.ok && !r.atEnd()) {
         const std::uint64_t tag = r.varint();
         const auto field = static_cast<std::uint32_t>(tag >> 3);
@@ -135,14 +75,14 @@ std::size_t WireWatchResponse::byteSize() const {
 bool WireWatchResponse::parse(std::string bytes) {
     clear();
     const std::string& buf = m_buffers.emplace_back(std::move(bytes));
-    Reader r{buf.data(), buf.data() + buf.size()};
+    ProtoWireReader r{buf.data(), buf.data() + buf.size()};
     while (r.ok && !r.atEnd()) {
         const std::uint64_t tag = r.varint();
         const auto field = static_cast<std::uint32_t>(tag >> 3);
         const auto wt = static_cast<std::uint32_t>(tag & 7);
         if (wt == 2 && field == 1) { // ResponseHeader: revision = 3
             const std::string_view h = r.bytes();
-            Reader hr{h.data(), h.data() + h.size()};
+            ProtoWireReader hr{h.data(), h.data() + h.size()};
             while (hr.ok && !hr.atEnd()) {
                 const std::uint64_t htag = hr.varint();
                 if ((htag >> 3) == 3 && (htag & 7) == 0)
