@@ -1,6 +1,9 @@
 // watchscope: the desktop program. With no argument it opens on the built-in simulator running
 // the `healthy` scenario (SPEC §1), so a first start shows live data with nothing to configure.
 #include "engine/SimulationSession.h"
+#ifdef WS_HAVE_ETCD
+#include "etcd/EtcdSession.h"
+#endif
 #include "widgets/MainWindow.h"
 
 #include <QApplication>
@@ -81,8 +84,26 @@ int main(int argc, char* argv[]) {
         return failUsage(QStringLiteral("unexpected argument '%1'")
                              .arg(parser.positionalArguments().constFirst()));
 
-    // Live sources and captures are not wired into the desktop program yet: say so plainly
-    // rather than silently falling back to the simulator.
+        // Live sources and captures are not wired into the desktop program yet: say so plainly
+        // rather than silently falling back to the simulator.
+#ifdef WS_HAVE_ETCD
+    if (parser.isSet(etcd)) {
+        // A live etcd: the same engine as `watchscope-cli record --etcd`, shown live.
+        ws::EtcdSessionOptions options;
+        options.connect.endpoints = parser.value(etcd).split(QLatin1Char(','), Qt::SkipEmptyParts);
+        options.resources = parser.value(resources).split(QLatin1Char(','), Qt::SkipEmptyParts);
+        QString error;
+        if (!ws::EtcdSession::probe(options.connect, &error))
+            return failUsage(error, true);
+        auto* session = new ws::EtcdSession(options, &app);
+        ws::MainWindow window(session);
+        window.show();
+        session->start();
+        const int rc = QApplication::exec();
+        session->stop();
+        return rc;
+    }
+#endif
     for (const QCommandLineOption* o : {&etcd, &kubeconfig, &server, &open}) {
         if (!parser.isSet(*o))
             continue;
