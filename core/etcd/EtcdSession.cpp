@@ -19,7 +19,7 @@ bool wholeKeyspace(const std::string& prefix) {
 }
 
 constexpr auto kPublishInterval = std::chrono::milliseconds(33); // <= 30 updates a second
-constexpr auto kSampleInterval = std::chrono::milliseconds(100); // 10 samples a second
+constexpr auto kSampleInterval = std::chrono::milliseconds(90);  // >= 10 samples a second
 
 } // namespace
 
