@@ -46,6 +46,8 @@ namespace ws {
 
 struct EtcdWatchStream::Live {
     grpc::ClientContext context;
+    std::mutex writeMutex; // one writer at a time (the create request, progress requests)
+    bool finished = false; // set under writeMutex before Finish(): no more writes
     std::unique_ptr<grpc::ClientReaderWriter<etcdserverpb::WatchRequest, WireWatchResponse>> stream;
 };
 
@@ -83,12 +85,21 @@ void EtcdWatchStream::stop() {
 }
 
 bool EtcdWatchStream::requestProgress() {
-    std::lock_guard lock(m_mutex);
-    if (!m_live || !m_live->stream)
+    std::shared_ptr<Live> live;
+    {
+        std::lock_guard lock(m_mutex);
+        live = m_live;
+    }
+    if (!live || !live->stream)
+        return false;
+    // A write may block on flow control; it holds only this stream's write mutex, so stop()
+    // and interrupt() can still cancel the stream (which makes the write return).
+    std::lock_guard writeLock(live->writeMutex);
+    if (live->finished)
         return false;
     etcdserverpb::WatchRequest req;
     req.mutable_progress_request();
-    return m_live->stream->Write(req);
+    return live->stream->Write(req);
 }
 
 void EtcdWatchStream::interrupt() {
@@ -170,7 +181,7 @@ void EtcdWatchStream::run() {
         const QString endpoint = m_client.currentEndpoint();
         const grpc::internal::RpcMethod method("/etcdserverpb.Watch/Watch",
                                                grpc::internal::RpcMethod::BIDI_STREAMING, channel);
-        auto live = std::make_unique<Live>();
+        auto live = std::make_shared<Live>();
         // As clientv3.WithRequireLeader: a member cut off from the leader cancels the watch.
         live->context.AddMetadata("hasleader", "true");
         {
@@ -181,7 +192,7 @@ void EtcdWatchStream::run() {
                 grpc::internal::ClientReaderWriterFactory<
                     etcdserverpb::WatchRequest, WireWatchResponse>::Create(channel.get(), method,
                                                                            &live->context));
-            m_live = live.get();
+            m_live = live;
         }
 
         const ResourceVersion startRevision = m_nextRevision.load();
@@ -194,7 +205,7 @@ void EtcdWatchStream::run() {
             create->set_progress_notify(m_options.progressNotify);
             create->set_prev_kv(m_options.prevKv);
             create->set_fragment(m_options.fragment);
-            std::lock_guard lock(m_mutex);
+            std::lock_guard writeLock(live->writeMutex);
             live->stream->Write(req);
         }
 
@@ -252,6 +263,10 @@ void EtcdWatchStream::run() {
         }
         if (compacted || canceled)
             live->context.TryCancel();
+        {
+            std::lock_guard writeLock(live->writeMutex); // waits out a progress request
+            live->finished = true;
+        }
         const grpc::Status status = live->stream->Finish();
         if (m_stopping)
             break;

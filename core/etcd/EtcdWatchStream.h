@@ -7,6 +7,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -103,9 +104,9 @@ private:
     std::atomic_bool m_connected{false};
 
     struct Live;
-    std::mutex m_mutex; // guards m_live, m_hold and writes on the stream
+    std::mutex m_mutex; // guards m_live and m_hold; never held across a blocking call
     std::condition_variable m_wake;
-    Live* m_live = nullptr;
+    std::shared_ptr<Live> m_live;
     bool m_hold = false;
 };
 

@@ -121,6 +121,11 @@ void TestEtcdLive::createUpdateDelete() {
     QVERIFY2(del, qPrintable(error));
 
     QTRY_VERIFY_WITH_TIMEOUT(session->stats().lastRevision >= del, 20000);
+    // An on-demand progress request is answered (watch_id -1) at the head revision.
+    const qint64 progressBefore = session->stats().progressNotifications;
+    QVERIFY(session->stream()->requestProgress());
+    QTRY_VERIFY_WITH_TIMEOUT(session->stats().progressNotifications > progressBefore, 10000);
+    QCOMPARE(session->stats().position, del);
     const EtcdProcessorStats st = session->stats();
     QCOMPARE(st.events, 3);
     QCOMPARE(json ? st.jsonValues : st.protobufValues, 2);
