@@ -24,7 +24,7 @@ namespace {
     do {                                                                                           \
         QString startError;                                                                        \
         QVERIFY2((cluster).startAll(&startError), qPrintable(startError));                         \
-        QVERIFY2((cluster).waitReady(30000, &startError), qPrintable(startError));                 \
+        QVERIFY2((cluster).waitReady(90000, &startError), qPrintable(startError));                 \
     } while (0)
 
 QString describe(const AnomalyList& list) {
@@ -275,7 +275,7 @@ void TestEtcdLive::killAndRestart() {
     QTRY_VERIFY_WITH_TIMEOUT(session->stats().brokenStreams >= 1, 20000);
     QString error;
     QVERIFY2(cluster.start(0, &error), qPrintable(error));
-    QVERIFY2(cluster.waitReady(30000, &error), qPrintable(error));
+    QVERIFY2(cluster.waitReady(90000, &error), qPrintable(error));
     QTRY_VERIFY_WITH_TIMEOUT(session->stats().state == QLatin1String("watching"), 40000);
     for (int i = 100; i < 200; ++i)
         QVERIFY(putRetrying(client, "/registry/configmaps/ns/k" + std::to_string(i % 20),
