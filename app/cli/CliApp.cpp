@@ -5,6 +5,7 @@
 #include "sim/Simulation.h"
 #include "util/Duration.h"
 #ifdef WS_HAVE_ETCD
+#include "etcd/EtcdLoadGenerator.h"
 #include "etcd/EtcdSession.h"
 #endif
 
@@ -38,7 +39,9 @@ const char* kUsage =
     "      SOURCE: --scenario NAME|FILE.yaml | --etcd URL[,URL...] [--prefix /registry/]\n"
     "              [--cacert CA.pem] [--cert CLIENT.pem] [--key CLIENT-KEY.pem]\n"
     "      --resources LIST  --duration 30s  --speed X|max  --seed N\n"
-    "      --anomalies FILE.jsonl  --timeline FILE.(csv|jsonl|trace.json)\n";
+    "      --anomalies FILE.jsonl  --timeline FILE.(csv|jsonl|trace.json)\n"
+    "  load --etcd URL[,URL...] [--rate N/s] [--duration 30s] [--objects N] [--compact-every 10s]\n"
+    "                                 write Kubernetes-shaped objects (create/update/delete mix)\n";
 
 } // namespace
 
@@ -69,8 +72,9 @@ int CliApp::run(const QStringList& arguments) {
     }
     if (command == QLatin1String("record"))
         return record(rest);
-    if (command == QLatin1String("export") || command == QLatin1String("serve") ||
-        command == QLatin1String("load"))
+    if (command == QLatin1String("load"))
+        return load(rest);
+    if (command == QLatin1String("export") || command == QLatin1String("serve"))
         return fail(QStringLiteral("'%1' is not available in this build yet").arg(command));
     return fail(QStringLiteral("unknown command '%1' (try --help)").arg(command));
 }
@@ -123,6 +127,95 @@ int CliApp::recordEtcd(const QStringList& endpoints, const QString& prefix,
     (void)endpoints, (void)prefix, (void)resources, (void)tls, (void)durationMs, (void)anomalies,
         (void)timeline;
     return fail(QStringLiteral("record: this build has no etcd support (gRPC not found)"));
+#endif
+}
+
+int CliApp::load(const QStringList& arguments) {
+    QCommandLineParser parser;
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    const QCommandLineOption etcd(QStringLiteral("etcd"), {}, QStringLiteral("URLS"));
+    const QCommandLineOption rate(QStringLiteral("rate"), {}, QStringLiteral("N/s"));
+    const QCommandLineOption duration(QStringLiteral("duration"), {}, QStringLiteral("D"));
+    const QCommandLineOption objects(QStringLiteral("objects"), {}, QStringLiteral("N"));
+    const QCommandLineOption compactEvery(QStringLiteral("compact-every"), {}, QStringLiteral("D"));
+    const QCommandLineOption cacert(QStringLiteral("cacert"), {}, QStringLiteral("FILE"));
+    const QCommandLineOption cert(QStringLiteral("cert"), {}, QStringLiteral("FILE"));
+    const QCommandLineOption key(QStringLiteral("key"), {}, QStringLiteral("FILE"));
+    parser.addOptions({etcd, rate, duration, objects, compactEvery, cacert, cert, key});
+    if (!parser.parse(arguments))
+        return fail(QStringLiteral("load: %1").arg(parser.errorText()));
+    if (!parser.positionalArguments().isEmpty())
+        return fail(QStringLiteral("load: unexpected argument '%1'")
+                        .arg(parser.positionalArguments().first()));
+    if (!parser.isSet(etcd))
+        return fail(QStringLiteral("load: --etcd URL[,URL...] is required"));
+#ifdef WS_HAVE_ETCD
+    EtcdLoadOptions options;
+    options.connect.endpoints = parser.value(etcd).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    options.connect.tls.caFile = parser.value(cacert);
+    options.connect.tls.certFile = parser.value(cert);
+    options.connect.tls.keyFile = parser.value(key);
+    if (parser.isSet(rate)) {
+        QString v = parser.value(rate);
+        if (v.endsWith(QLatin1String("/s")))
+            v.chop(2);
+        bool ok = false;
+        options.rate = v.toDouble(&ok);
+        if (!ok || options.rate <= 0)
+            return fail(
+                QStringLiteral("--rate: bad value '%1': expected writes per second, e.g. 200/s")
+                    .arg(parser.value(rate)));
+    }
+    for (const auto* o : {&duration, &compactEvery}) {
+        if (!parser.isSet(*o))
+            continue;
+        QString error;
+        const auto d = parseDuration(parser.value(*o), &error);
+        if (!d || *d <= 0)
+            return fail(
+                QStringLiteral("--%1: %2")
+                    .arg(o->names().first(), d ? QStringLiteral("must be positive") : error));
+        (o == &duration ? options.duration : options.compactEvery) =
+            std::chrono::milliseconds(*d / kUsPerMs);
+    }
+    if (parser.isSet(objects)) {
+        bool ok = false;
+        options.objects = parser.value(objects).toInt(&ok);
+        if (!ok || options.objects <= 0)
+            return fail(QStringLiteral("--objects: bad value '%1': expected a positive integer")
+                            .arg(parser.value(objects)));
+    }
+    QString error;
+    if (!EtcdSession::probe(options.connect, &error))
+        return fail(error, 1);
+    EtcdLoadGenerator generator(options);
+    if (isatty(fileno(stderr)))
+        generator.onProgress = [](const EtcdLoadStats& st) {
+            err() << QStringLiteral(
+                         "\r%1 writes (%2 creates, %3 updates, %4 deletes), revision %5 ")
+                         .arg(st.writes())
+                         .arg(st.creates)
+                         .arg(st.updates)
+                         .arg(st.deletes)
+                         .arg(st.lastRevision)
+                  << Qt::flush;
+        };
+    if (!generator.run(&error))
+        return fail(error, 1);
+    const EtcdLoadStats st = generator.stats();
+    QTextStream(stdout) << QStringLiteral(
+                               "wrote %1 objects' changes: %2 creates, %3 updates, %4 deletes, "
+                               "%5 compactions, revisions %6..%7\n")
+                               .arg(options.objects)
+                               .arg(st.creates)
+                               .arg(st.updates)
+                               .arg(st.deletes)
+                               .arg(st.compactions)
+                               .arg(st.firstRevision)
+                               .arg(st.lastRevision);
+    return 0;
+#else
+    return fail(QStringLiteral("load: this build has no etcd support (gRPC not found)"));
 #endif
 }
 

@@ -14,6 +14,7 @@ public:
 private:
     int scenarios();
     int record(const QStringList& arguments);
+    int load(const QStringList& arguments);
     int usage(int exitCode);
     int recordEtcd(const QStringList& endpoints, const QString& prefix,
                    const QStringList& resources, const QStringList& tls, std::int64_t durationMs,

@@ -68,6 +68,14 @@ private slots:
             << "etcd at http://127.0.0.1:1: connection refused";
         QTest::newRow("bad etcd url")
             << QStringList{"record", "--etcd", "ftp://x:1"} << "ftp://x:1";
+        QTest::newRow("load without etcd")
+            << QStringList{"load", "--rate", "10/s"} << "load: --etcd URL[,URL...] is required";
+        QTest::newRow("load bad rate")
+            << QStringList{"load", "--etcd", "http://127.0.0.1:1", "--rate", "fast"}
+            << "--rate: bad value 'fast'";
+        QTest::newRow("load unreachable")
+            << QStringList{"load", "--etcd", "http://127.0.0.1:1", "--duration", "1s"}
+            << "connection refused";
         QTest::newRow("bad timeline format")
             << QStringList{"record", "--scenario", "healthy", "--timeline", "/tmp/x.xml"}
             << "x.xml";
