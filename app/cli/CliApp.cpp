@@ -31,6 +31,17 @@ int fail(const QString& message, int code = 2) {
     return code;
 }
 
+// A --duration-like value that must be positive; nullopt with *error set otherwise.
+std::optional<TimeUs> positiveDuration(const QString& option, const QString& value,
+                                       QString* error) {
+    QString why;
+    const auto d = parseDuration(value, &why);
+    if (d && *d > 0)
+        return d;
+    *error = QStringLiteral("--%1: %2").arg(option, d ? QStringLiteral("must be positive") : why);
+    return std::nullopt;
+}
+
 const char* kUsage =
     "usage: watchscope-cli <command> [options]\n"
     "commands:\n"
@@ -170,11 +181,9 @@ int CliApp::load(const QStringList& arguments) {
         if (!parser.isSet(*o))
             continue;
         QString error;
-        const auto d = parseDuration(parser.value(*o), &error);
-        if (!d || *d <= 0)
-            return fail(
-                QStringLiteral("--%1: %2")
-                    .arg(o->names().first(), d ? QStringLiteral("must be positive") : error));
+        const auto d = positiveDuration(o->names().first(), parser.value(*o), &error);
+        if (!d)
+            return fail(error);
         (o == &duration ? options.duration : options.compactEvery) =
             std::chrono::milliseconds(*d / kUsPerMs);
     }
@@ -270,10 +279,10 @@ int CliApp::record(const QStringList& arguments) {
         std::int64_t durationMs = 30000; // a live source runs for --duration (default 30s)
         if (parser.isSet(duration)) {
             QString error;
-            const auto d = parseDuration(parser.value(duration), &error);
-            if (!d || *d <= 0)
-                return fail(QStringLiteral("--duration: %1")
-                                .arg(d ? QStringLiteral("must be positive") : error));
+            const auto d =
+                positiveDuration(QStringLiteral("duration"), parser.value(duration), &error);
+            if (!d)
+                return fail(error);
             durationMs = *d / kUsPerMs;
         }
         if (parser.isSet(out))
@@ -293,10 +302,9 @@ int CliApp::record(const QStringList& arguments) {
     options.scenario = parser.value(scenario);
     if (parser.isSet(duration)) {
         QString error;
-        const auto d = parseDuration(parser.value(duration), &error);
-        if (!d || *d <= 0)
-            return fail(QStringLiteral("--duration: %1")
-                            .arg(d ? QStringLiteral("must be positive") : error));
+        const auto d = positiveDuration(QStringLiteral("duration"), parser.value(duration), &error);
+        if (!d)
+            return fail(error);
         options.duration = *d;
     }
     if (parser.isSet(speed)) {
