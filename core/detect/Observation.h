@@ -40,9 +40,9 @@ struct ObservedEvent {
 
 // An HTTP Status (or an etcd cancel expressed the same way).
 struct ObservedStatus {
-    int code = 0;       // 410, 504, 500, ... (an etcd compacted cancel is reported as 410)
-    QString reason;     // "Expired", "Gone", "Timeout", "InternalError", "Compacted"
-    QString message;    // the server's message, verbatim
+    int code = 0;    // 410, 504, 500, ... (an etcd compacted cancel is reported as 410)
+    QString reason;  // "Expired", "Gone", "Timeout", "InternalError", "Compacted"
+    QString message; // the server's message, verbatim
     ResourceVersion requestedRv = 0;
     ResourceVersion compactRevision = 0; // etcd compacted cancel
 };
@@ -56,9 +56,9 @@ enum class WatchCloseReason : std::uint8_t {
 };
 
 struct WatchRequest {
-    ResourceVersion rv = 0;          // requested resourceVersion / start_revision - 1
-    bool rvEmpty = false;            // resourceVersion="" (most recent, from etcd)
-    bool sendInitialEvents = false;  // watch-list
+    ResourceVersion rv = 0;         // requested resourceVersion / start_revision - 1
+    bool rvEmpty = false;           // resourceVersion="" (most recent, from etcd)
+    bool sendInitialEvents = false; // watch-list
     bool allowBookmarks = false;
     QString selector;                // label/field selector, empty if none
     std::int64_t timeoutSeconds = 0; // 0: none

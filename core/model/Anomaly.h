@@ -17,9 +17,9 @@ struct Anomaly {
     Severity severity = Severity::Error;
     AnomalySource source = AnomalySource::Simulator;
     QString resource;
-    QString key;        // empty: not applicable
+    QString key;            // empty: not applicable
     ResourceVersion rv = 0; // 0: not applicable
-    QString watcher;    // empty: not applicable
+    QString watcher;        // empty: not applicable
     QString message;
 };
 

@@ -13,7 +13,11 @@ using TimeUs = std::int64_t;
 constexpr TimeUs kUsPerMs = 1000;
 constexpr TimeUs kUsPerSecond = 1000 * 1000;
 
-constexpr TimeUs milliseconds(std::int64_t ms) { return ms * kUsPerMs; }
-constexpr TimeUs seconds(double s) { return static_cast<TimeUs>(s * kUsPerSecond); }
+constexpr TimeUs milliseconds(std::int64_t ms) {
+    return ms * kUsPerMs;
+}
+constexpr TimeUs seconds(double s) {
+    return static_cast<TimeUs>(s * kUsPerSecond);
+}
 
 } // namespace ws
