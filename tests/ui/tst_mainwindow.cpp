@@ -14,6 +14,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
@@ -68,8 +69,22 @@ private slots:
     void bogusRvMarkerKeepsScale();
     void filterEditFiltersList();
     void failureAndFinish();
+    void explanationTab();
     void screenshot();
 };
+
+void TestMainWindow::explanationTab() {
+    MainWindow window(nullptr);
+    window.setSessionNote(
+        QStringLiteral("What happens: a cacher\nfalls behind.\nWhat to do: upgrade\netcd."));
+    auto* view = window.findChild<QPlainTextEdit*>(QStringLiteral("scenarioExplanation"));
+    QVERIFY(view);
+    QCOMPARE(view->toPlainText(),
+             QStringLiteral("What happens: a cacher falls behind.\n\nWhat to do: upgrade etcd."));
+    auto* tabs = window.findChild<QTabWidget*>();
+    QVERIFY(tabs);
+    QCOMPARE(tabs->tabText(tabs->count() - 1), QStringLiteral("Scenario"));
+}
 
 void TestMainWindow::initTestCase() {
     QLocale::setDefault(QLocale::c());

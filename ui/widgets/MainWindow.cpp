@@ -1,5 +1,7 @@
 #include "MainWindow.h"
 
+#include <QPlainTextEdit>
+
 #include "AnomalyDetailPane.h"
 #include "BufferOccupancyChart.h"
 #include "LiveChartView.h"
@@ -386,6 +388,26 @@ void MainWindow::setFollowLive(bool follow) {
 
 void MainWindow::setSessionNote(const QString& note) {
     m_sessionLabel->setToolTip(note);
+    if (note.trimmed().isEmpty())
+        return;
+    // The scenario's explanation, readable beside the live view: a paragraph starts at each
+    // "What happens:" / "Why ...:" style line of the hard-wrapped text.
+    QString text;
+    for (const QString& line : note.split(QLatin1Char('\n'))) {
+        const QString t = line.trimmed();
+        const int colon = t.indexOf(QLatin1Char(':'));
+        const bool heading = colon > 0 && colon < 24 &&
+                             t.left(colon).count(QLatin1Char(' ')) <= 3 && t.at(0).isUpper();
+        if (heading && !text.isEmpty())
+            text += QStringLiteral("\n\n");
+        else if (!text.isEmpty())
+            text += QLatin1Char(' ');
+        text += t;
+    }
+    auto* view = new QPlainTextEdit(text.trimmed());
+    view->setReadOnly(true);
+    view->setObjectName(QStringLiteral("scenarioExplanation"));
+    m_tabs->addTab(view, tr("Scenario"));
     if (!note.isEmpty())
         statusBar()->showMessage(note.simplified(), 15000);
 }
