@@ -65,7 +65,7 @@ private slots:
             << "/nonexistent-dir/a.jsonl";
         QTest::newRow("unreachable etcd")
             << QStringList{"record", "--etcd", "http://127.0.0.1:1", "--duration", "1s"}
-            << "etcd at http://127.0.0.1:1: connection refused";
+            << "etcd at http://127.0.0.1:1: ";
         QTest::newRow("bad etcd url")
             << QStringList{"record", "--etcd", "ftp://x:1"} << "ftp://x:1";
         QTest::newRow("load without etcd")
@@ -75,7 +75,7 @@ private slots:
             << "--rate: bad value 'fast'";
         QTest::newRow("load unreachable")
             << QStringList{"load", "--etcd", "http://127.0.0.1:1", "--duration", "1s"}
-            << "connection refused";
+            << "etcd at http://127.0.0.1:1: ";
         QTest::newRow("bad timeline format")
             << QStringList{"record", "--scenario", "healthy", "--timeline", "/tmp/x.xml"}
             << "x.xml";
