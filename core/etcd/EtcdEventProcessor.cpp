@@ -435,8 +435,8 @@ void EtcdEventProcessor::listPage(const std::vector<const mvccpb::KeyValue*>& kv
         d->stats.bytes += static_cast<qint64>(kv->key().size() + kv->value().size());
         d->decodeValue(id, kv->key(), ks, kv->value(), kv->mod_revision(), "listed object");
         if (d->options.watchCache && ks.resource >= 0)
-            d->listed[static_cast<std::size_t>(ks.resource)].push_back(KeyValuePtr::make(KeyValue{
-                id, kv->create_revision(), kv->mod_revision(), kv->version(), kv->value()}));
+            d->listed[static_cast<std::size_t>(ks.resource)].push_back(KeyValue::make(
+                id, kv->create_revision(), kv->mod_revision(), kv->version(), kv->value()));
     }
 }
 
@@ -588,8 +588,7 @@ void EtcdEventProcessor::watchResponse(const WireWatchResponse& response) {
             if (cache.ready() && o.rv > cache.resourceVersion()) {
                 KeyValuePtr object =
                     isDelete ? cache.object(id)
-                             : KeyValuePtr::make(KeyValue{id, kv.createRevision, o.rv, kv.version,
-                                                          std::string(kv.value)});
+                             : KeyValue::make(id, kv.createRevision, o.rv, kv.version, kv.value);
                 const TimeUs t = d->now();
                 cache.add(o.type, id, o.rv, std::move(object), t, t);
             }

@@ -2,6 +2,7 @@
 
 #include "sim/etcd/KeyValue.h"
 
+#include <utility>
 #include <vector>
 
 namespace ws {
@@ -14,7 +15,10 @@ public:
         static const KeyValuePtr none;
         return key < m_objects.size() ? m_objects[key] : none;
     }
-    void set(KeyId key, KeyValuePtr object) {
+    void set(KeyId key, KeyValuePtr object) { exchange(key, std::move(object)); }
+    // set() and erase() returning the object they replace, moved out: a cache that keeps the
+    // previous object does not touch its (cold) reference count twice.
+    KeyValuePtr exchange(KeyId key, KeyValuePtr object) {
         if (key >= m_objects.size()) {
             m_objects.resize(static_cast<size_t>(key) + 1);
             m_pos.resize(static_cast<size_t>(key) + 1);
@@ -23,16 +27,17 @@ public:
             m_pos[key] = static_cast<std::uint32_t>(m_keys.size());
             m_keys.push_back(key);
         }
-        m_objects[key] = std::move(object);
+        return std::exchange(m_objects[key], std::move(object));
     }
-    void erase(KeyId key) {
+    void erase(KeyId key) { take(key); }
+    KeyValuePtr take(KeyId key) {
         if (key >= m_objects.size() || !m_objects[key])
-            return;
-        m_objects[key] = nullptr;
+            return nullptr;
         const KeyId moved = m_keys.back();
         m_keys[m_pos[key]] = moved;
         m_pos[moved] = m_pos[key];
         m_keys.pop_back();
+        return std::exchange(m_objects[key], nullptr);
     }
     void clear() {
         for (KeyId k : m_keys)

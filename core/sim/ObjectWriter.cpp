@@ -2,7 +2,9 @@
 
 #include "etcd/SimEtcd.h"
 
+#include <algorithm>
 #include <charconv>
+#include <cstring>
 
 namespace ws {
 
@@ -19,12 +21,10 @@ ObjectWriter::ObjectWriter(SimKeyspace& keyspace, SimEtcd& etcd, int resource,
     m_kind = kind.toStdString();
 }
 
-std::string ObjectWriter::makeValue(KeyId key, std::int64_t generation,
-                                    ResourceVersion uidSeed) const {
-    // A Kubernetes-shaped JSON object padded to the configured size; resourceVersion is empty
-    // as etcd stores it (the object's RV is its mod_revision).
-    std::string v;
-    v.reserve(static_cast<size_t>(m_spec.valueBytes));
+void ObjectWriter::write(TimeUs now, KeyId key, std::int64_t generation, ResourceVersion uidSeed) {
+    // resourceVersion is empty as etcd stores it (the object's RV is its mod_revision).
+    std::string& v = m_head;
+    v.clear();
     v += R"({"apiVersion":"v1","kind":")";
     v += m_kind;
     v += R"(","metadata":{"name":")";
@@ -43,11 +43,15 @@ std::string ObjectWriter::makeValue(KeyId key, std::int64_t generation,
     r = std::to_chars(buf, buf + sizeof buf, m_keyspace.selectorGroupOf(key));
     v.append(buf, r.ptr);
     v += R"("},"data":{"payload":")";
-    const size_t tail = 4;
-    if (v.size() + tail < static_cast<size_t>(m_spec.valueBytes))
-        v.append(static_cast<size_t>(m_spec.valueBytes) - v.size() - tail, 'x');
-    v += "\"}}";
-    return v;
+    static constexpr std::string_view tail = "\"}}";
+    const std::size_t minimum = v.size() + tail.size();
+    const std::size_t size = std::max(minimum, static_cast<std::size_t>(m_spec.valueBytes));
+    m_etcd.put(now, key, size, [&](char* out) {
+        std::memcpy(out, v.data(), v.size());
+        std::memset(out + v.size(), 'x', size - minimum);
+        std::memcpy(out + size - tail.size(), tail.data(), tail.size());
+    });
+    ++m_writes;
 }
 
 void ObjectWriter::create(TimeUs now, SeededRandom& rng) {
@@ -56,8 +60,7 @@ void ObjectWriter::create(TimeUs now, SeededRandom& rng) {
     if (!m_deleted.empty() && rng.chance(0.5)) {
         const KeyId key = m_deleted.back();
         m_deleted.pop_back();
-        m_etcd.put(now, key, makeValue(key, 1, m_etcd.currentRevision() + 1));
-        ++m_writes;
+        write(now, key, 1, m_etcd.currentRevision() + 1);
         return;
     }
     const std::int64_t n = m_nextName++;
@@ -66,16 +69,13 @@ void ObjectWriter::create(TimeUs now, SeededRandom& rng) {
         QStringLiteral("%1-%2").arg(QString::fromStdString(m_kind).toLower()).arg(n);
     const int group = static_cast<int>(rng.between(0, m_spec.selectorGroups - 1));
     const KeyId key = m_keyspace.addKey(m_resource, ns, name, group);
-    m_etcd.put(now, key, makeValue(key, 1, m_etcd.currentRevision() + 1));
-    ++m_writes;
+    write(now, key, 1, m_etcd.currentRevision() + 1);
 }
 
 void ObjectWriter::update(TimeUs now, KeyId key) {
-    const auto& current = m_etcd.get(key);
-    m_etcd.put(now, key,
-               makeValue(key, current ? current->version + 1 : 1,
-                         current ? current->createRev : m_etcd.currentRevision() + 1));
-    ++m_writes;
+    const bool exists = m_etcd.exists(key);
+    write(now, key, exists ? m_etcd.version(key) + 1 : 1,
+          exists ? m_etcd.createRevision(key) : m_etcd.currentRevision() + 1);
 }
 
 void ObjectWriter::populate(TimeUs now, SeededRandom& rng) {

@@ -27,7 +27,9 @@ public:
 private:
     void create(TimeUs now, SeededRandom& rng);
     void update(TimeUs now, KeyId key);
-    std::string makeValue(KeyId key, std::int64_t generation, ResourceVersion uidSeed) const;
+    // Writes one version of `key` to etcd: a Kubernetes-shaped JSON object padded to the
+    // configured size, written straight into the stored value.
+    void write(TimeUs now, KeyId key, std::int64_t generation, ResourceVersion uidSeed);
 
     SimKeyspace& m_keyspace;
     SimEtcd& m_etcd;
@@ -38,6 +40,7 @@ private:
     std::int64_t m_nextName = 0;
     std::int64_t m_writes = 0;
     std::string m_kind;
+    std::string m_head;           // the value's fields before the padding, reused between writes
     std::vector<KeyId> m_deleted; // names free for re-creation (StatefulSet pods, leases...)
 };
 

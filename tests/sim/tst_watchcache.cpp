@@ -8,7 +8,7 @@ class TestWatchCache : public QObject {
     Q_OBJECT
 private:
     static KeyValuePtr object(KeyId key, ResourceVersion rv) {
-        return KeyValuePtr::make(KeyValue{key, rv, rv, 1, std::string(100, 'x')});
+        return KeyValue::make(key, rv, rv, 1, std::string(100, 'x'));
     }
 
 private slots:
@@ -52,7 +52,7 @@ private slots:
         if (firstRv == 0)
             QCOMPARE(start.index, cache.ring().endIndex());
         else
-            QCOMPARE(cache.ring().at(start.index)->rv, firstRv);
+            QCOMPARE(cache.ring().at(start.index).rv, firstRv);
     }
 
     // reference §4: full + oldest younger than 75 s -> double (up to 102400); full + the event at
@@ -93,7 +93,7 @@ private slots:
             }
             QVERIFY(cache.capacityDecreases() >= 1);
             QVERIFY(cache.ring().capacity() < 800);
-            QCOMPARE(cache.ring().at(cache.ring().endIndex() - 1)->rv, rv); // newest kept
+            QCOMPARE(cache.ring().at(cache.ring().endIndex() - 1).rv, rv); // newest kept
             return;
         }
         TimeUs t = 0;
@@ -124,12 +124,11 @@ private slots:
         WatchCache cache;
         std::vector<KeyValuePtr> objects;
         for (KeyId k = 0; k < 1000; ++k)
-            objects.push_back(KeyValuePtr::make(KeyValue{k, 1, 1, 1, std::string(1400, 'x')}));
+            objects.push_back(KeyValue::make(k, 1, 1, 1, std::string(1400, 'x')));
         cache.replace(objects, 1, 0);
         for (int i = 0; i < 500; ++i)
             cache.add(WatchEventType::Modified, static_cast<KeyId>(i), 2 + i,
-                      KeyValuePtr::make(
-                          KeyValue{static_cast<KeyId>(i), 1, 2 + i, 2, std::string(1400, 'y')}),
+                      KeyValue::make(static_cast<KeyId>(i), 1, 2 + i, 2, std::string(1400, 'y')),
                       milliseconds(i), 0);
         const auto m = cache.memory();
         QCOMPARE(m.distinctObjects, std::size_t(1500));

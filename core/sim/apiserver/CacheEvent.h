@@ -17,6 +17,4 @@ struct CacheEvent {
     TimeUs commitTime = 0; // when etcd committed it (for watcher lag in seconds)
 };
 
-using CacheEventPtr = Rc<CacheEvent>;
-
 } // namespace ws

@@ -163,8 +163,8 @@ void Cacher::onEtcdWatchResponse(const EtcdWatchResponse& response) {
         o.key = ev.key;
         o.rv = ev.rev;
         o.createRv = ev.kv ? ev.kv->createRev : 0;
-        o.hasPrevKv = s.prevKv;
-        o.prevRv = s.prevKv ? ev.prev->modRev : 0;
+        o.hasPrevKv = s.prevKv != nullptr;
+        o.prevRv = s.prevKv ? ev.prevModRev : 0;
         m_observed.push_back(o);
     }
     hub.watchResponse(m_hubId, m_ctx.now, m_observed);
@@ -179,24 +179,24 @@ void Cacher::onEtcdWatchResponse(const EtcdWatchResponse& response) {
         }
         const WatchEventType type = m_observed[i].type;
         // A DELETED event carries the object's last state (from prev_kv).
-        KeyValuePtr object = ev.type == MvccEventType::Delete ? ev.prev : ev.kv;
+        KeyValuePtr object = ev.type == MvccEventType::Delete ? *s.prevKv : ev.kv;
         dispatch(m_cache.add(type, ev.key, ev.rev, std::move(object), m_ctx.now, ev.commitTime));
     }
 }
 
-void Cacher::dispatch(const CacheEventPtr& event) {
-    const int group = m_ctx.keyspace.selectorGroupOf(event->key);
+void Cacher::dispatch(const CacheEvent& event) {
+    const int group = m_ctx.keyspace.selectorGroupOf(event.key);
     for (auto& w : m_watches) {
-        if (w->closed || event->rv <= w->lastRv || !w->matches(group))
+        if (w->closed || event.rv <= w->lastRv || !w->matches(group))
             continue;
         WatchDelivery d;
-        d.type = event->type;
-        d.key = event->key;
-        d.rv = event->rv;
-        d.object = event->object;
-        d.commitTime = event->commitTime;
+        d.type = event.type;
+        d.key = event.key;
+        d.rv = event.rv;
+        d.object = event.object;
+        d.commitTime = event.commitTime;
         w->offer(std::move(d));
-        w->lastRv = event->rv;
+        w->lastRv = event.rv;
     }
 }
 
@@ -233,7 +233,7 @@ void Cacher::addWatch(const std::shared_ptr<ServerWatch>& w, ResourceVersion rv,
         w->lastRv = rv;
         const EventRing& ring = m_cache.ring();
         for (std::size_t i = start.index; i < ring.endIndex(); ++i) {
-            const CacheEvent& e = *ring.at(i);
+            const CacheEvent& e = ring.at(i);
             if (!w->matches(m_ctx.keyspace.selectorGroupOf(e.key)))
                 continue;
             WatchDelivery d;

@@ -50,7 +50,7 @@ private:
     void cancelEtcdWatch();
     void relistAfterBackoff();
     void handleInternalError(const ApiStatus& status);
-    void dispatch(const CacheEventPtr& event);
+    void dispatch(const CacheEvent& event);
     void serviceWatches();
     void serviceWaits();
     TimeUs nextBookmarkTime(const ServerWatch& w) const;

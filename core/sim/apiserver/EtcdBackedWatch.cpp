@@ -64,7 +64,7 @@ void EtcdBackedWatch::onEtcdWatchResponse(const EtcdWatchResponse& response) {
                                                   : WatchEventType::Modified;
         d.key = ev.key;
         d.rv = ev.rev;
-        d.object = ev.type == MvccEventType::Delete ? ev.prev : ev.kv;
+        d.object = ev.type == MvccEventType::Delete ? *s.prevKv : ev.kv;
         d.commitTime = ev.commitTime;
         m_watch->buffer.push_back(std::move(d));
         m_watch->lastRv = ev.rev;

@@ -7,7 +7,9 @@
 namespace ws {
 
 // The watch cache's circular buffer: absolute start/end indices over a slot array whose size is
-// the capacity. Resizing keeps the newest events.
+// the capacity. Resizing keeps the newest events. Events live in the slots themselves: a full
+// ring evicts one event per event added, and a separately allocated event would cost a
+// malloc/free pair and a cold cache line each time.
 class EventRing {
 public:
     explicit EventRing(std::size_t capacity) : m_slots(capacity) {}
@@ -18,27 +20,38 @@ public:
     bool empty() const { return m_start == m_end; }
     std::size_t startIndex() const { return m_start; }
     std::size_t endIndex() const { return m_end; }
-
-    const CacheEventPtr& at(std::size_t absoluteIndex) const {
+    const CacheEvent& at(std::size_t absoluteIndex) const {
         return m_slots[absoluteIndex % m_slots.size()];
     }
-    void push(CacheEventPtr event) {
+
+    // Adds an event, evicting the oldest when full; returns the stored event (valid until the
+    // next change of the ring).
+    const CacheEvent& push(CacheEvent&& event) {
         if (full())
             popOldest();
-        m_slots[m_end % m_slots.size()] = std::move(event);
+        CacheEvent& slot = m_slots[m_end % m_slots.size()];
+        slot = std::move(event);
         ++m_end;
+        return slot;
     }
     void popOldest() {
-        m_slots[m_start % m_slots.size()] = nullptr;
+        // The objects of an event evicted now were written ~capacity events ago: their boxes
+        // are cold. Ask for those of a later eviction now so that it does not wait on memory.
+        if (m_start + kPrefetchDistance < m_end) {
+            const CacheEvent& later = at(m_start + kPrefetchDistance);
+            later.object.prefetch();
+            later.prevObject.prefetch();
+        }
+        m_slots[m_start % m_slots.size()] = CacheEvent{};
         ++m_start;
     }
     void clear() {
         for (auto& s : m_slots)
-            s = nullptr;
+            s = CacheEvent{};
         m_start = m_end;
     }
     void resize(std::size_t newCapacity) {
-        std::vector<CacheEventPtr> resized(newCapacity);
+        std::vector<CacheEvent> resized(newCapacity);
         const std::size_t keep = std::min(size(), newCapacity);
         const std::size_t first = m_end - keep;
         for (std::size_t i = first; i < m_end; ++i)
@@ -48,7 +61,8 @@ public:
     }
 
 private:
-    std::vector<CacheEventPtr> m_slots;
+    static constexpr std::size_t kPrefetchDistance = 8;
+    std::vector<CacheEvent> m_slots;
     std::size_t m_start = 0;
     std::size_t m_end = 0;
 };

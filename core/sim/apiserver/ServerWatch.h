@@ -3,8 +3,8 @@
 #include "ApiStatus.h"
 #include "detect/Observation.h"
 #include "sim/etcd/KeyValue.h"
+#include "util/RingQueue.h"
 
-#include <deque>
 #include <optional>
 
 namespace ws {
@@ -37,8 +37,8 @@ struct ServerWatch {
     TimeUs nextBookmark = 0;
     ResourceVersion lastRv = 0; // the RV the server has sent up to
 
-    std::deque<WatchDelivery> buffer;   // what the client can read
-    std::deque<WatchDelivery> overflow; // what the dispatcher still has to hand over (blocked)
+    RingQueue<WatchDelivery> buffer;   // what the client can read
+    RingQueue<WatchDelivery> overflow; // what the dispatcher still has to hand over (blocked)
 
     bool closed = false; // no more items will be added; the client sees EOF after the buffer
     WatchCloseReason closeReason = WatchCloseReason::ClientTimeout;

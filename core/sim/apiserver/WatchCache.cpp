@@ -35,7 +35,7 @@ void WatchCache::resizeIfFull(TimeUs now) {
     if (!m_ring.full())
         return;
     const std::size_t cap = m_ring.capacity();
-    const TimeUs oldest = m_ring.at(m_ring.startIndex())->recordTime;
+    const TimeUs oldest = m_ring.at(m_ring.startIndex()).recordTime;
     if (now - oldest < m_limits.eventFreshDuration) {
         // Events are young: the buffer is too small for the event rate; grow.
         const std::size_t grown = std::min(cap * 2, m_limits.maxCapacity);
@@ -45,7 +45,7 @@ void WatchCache::resizeIfFull(TimeUs now) {
         }
         return;
     }
-    const TimeUs quarter = m_ring.at(m_ring.endIndex() - cap / 4)->recordTime;
+    const TimeUs quarter = m_ring.at(m_ring.endIndex() - cap / 4).recordTime;
     if (now - quarter > m_limits.eventFreshDuration) {
         // Even the newest quarter is stale: shrink, keeping the newest events.
         const std::size_t shrunk = std::max(cap / 2, m_limits.minCapacity);
@@ -57,21 +57,16 @@ void WatchCache::resizeIfFull(TimeUs now) {
     }
 }
 
-CacheEventPtr WatchCache::add(WatchEventType type, KeyId key, ResourceVersion rv,
-                              KeyValuePtr object, TimeUs now, TimeUs commitTime) {
-    KeyValuePtr prev = this->object(key);
-    if (type == WatchEventType::Deleted)
-        m_store.erase(key);
-    else
-        m_store.set(key, object);
+const CacheEvent& WatchCache::add(WatchEventType type, KeyId key, ResourceVersion rv,
+                                  KeyValuePtr object, TimeUs now, TimeUs commitTime) {
+    KeyValuePtr prev =
+        type == WatchEventType::Deleted ? m_store.take(key) : m_store.exchange(key, object);
     resizeIfFull(now);
     if (m_ring.full())
         m_evictedSinceReplace = true;
-    auto event = CacheEventPtr::make(
-        CacheEvent{type, key, rv, std::move(object), std::move(prev), now, commitTime});
-    m_ring.push(event);
     m_rv = rv;
-    return event;
+    return m_ring.push(
+        CacheEvent{type, key, rv, std::move(object), std::move(prev), now, commitTime});
 }
 
 void WatchCache::updateResourceVersion(ResourceVersion rv) {
@@ -81,7 +76,7 @@ void WatchCache::updateResourceVersion(ResourceVersion rv) {
 
 ResourceVersion WatchCache::oldestRv() const {
     if (m_evictedSinceReplace && !m_ring.empty())
-        return m_ring.at(m_ring.startIndex())->rv;
+        return m_ring.at(m_ring.startIndex()).rv;
     return m_listRv + 1;
 }
 
@@ -97,7 +92,7 @@ WatchCache::Start WatchCache::startFrom(ResourceVersion rv) const {
     std::size_t lo = m_ring.startIndex(), hi = m_ring.endIndex();
     while (lo < hi) {
         const std::size_t mid = lo + (hi - lo) / 2;
-        if (m_ring.at(mid)->rv <= rv)
+        if (m_ring.at(mid).rv <= rv)
             lo = mid + 1;
         else
             hi = mid;
@@ -112,21 +107,19 @@ WatchCache::Memory WatchCache::memory() const {
     auto countObject = [&](const KeyValuePtr& o) {
         if (!o || !seen.insert(o.get()).second)
             return;
-        m.heldBytes += sizeof(KeyValue) + KeyValuePtr::overheadBytes() +
-                       (o->value.capacity() > 15 ? o->value.capacity() + 1 : 0);
-        m.serializedBytes += o->value.size();
+        m.heldBytes += sizeof(KeyValue) + KeyValuePtr::overheadBytes() + o->value().size();
+        m.serializedBytes += o->value().size();
         ++m.distinctObjects;
     };
     // The store: the per-key slot and position vectors, the key list.
     m.heldBytes += m_store.indexBytes();
     for (KeyId k : m_store.keys())
         countObject(m_store.get(k));
-    m.heldBytes += m_ring.capacity() * sizeof(CacheEventPtr);
+    m.heldBytes += m_ring.capacity() * sizeof(CacheEvent);
     for (std::size_t i = m_ring.startIndex(); i < m_ring.endIndex(); ++i) {
-        const CacheEventPtr& e = m_ring.at(i);
-        m.heldBytes += sizeof(CacheEvent) + CacheEventPtr::overheadBytes();
-        countObject(e->object);
-        countObject(e->prevObject);
+        const CacheEvent& e = m_ring.at(i);
+        countObject(e.object);
+        countObject(e.prevObject);
     }
     return m;
 }

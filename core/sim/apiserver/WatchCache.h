@@ -22,9 +22,9 @@ public:
 
     // After a relist: the store becomes the list, the buffer is emptied, the RV is the list RV.
     void replace(const std::vector<KeyValuePtr>& objects, ResourceVersion listRv, TimeUs now);
-    // Records one event (rv must increase); returns it for dispatch.
-    CacheEventPtr add(WatchEventType type, KeyId key, ResourceVersion rv, KeyValuePtr object,
-                      TimeUs now, TimeUs commitTime);
+    // Records one event (rv must increase); returns it for dispatch (valid until the next add).
+    const CacheEvent& add(WatchEventType type, KeyId key, ResourceVersion rv, KeyValuePtr object,
+                          TimeUs now, TimeUs commitTime);
     // A bookmark / etcd progress notification: the cache is current up to rv.
     void updateResourceVersion(ResourceVersion rv);
     void reset(); // the apiserver stopped: nothing is known any more

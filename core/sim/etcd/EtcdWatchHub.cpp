@@ -8,6 +8,10 @@
 namespace ws {
 
 namespace {
+MvccEvent queued(const MvccEvent& e) {
+    return MvccEvent{e.rev, e.key, e.type, e.created, e.commitTime, e.kv, nullptr, e.prevModRev};
+}
+
 void eraseValue(std::vector<int>& v, int value) {
     auto it = std::find(v.begin(), v.end(), value);
     if (it != v.end()) {
@@ -120,7 +124,7 @@ void EtcdWatchHub::notify(const MvccEvent& event) {
     auto& synced = m_syncedByResource[r];
     for (size_t i = 0; i < synced.size();) {
         Watcher& w = m_watchers[synced[i]];
-        Response resp{w.id, event.rev, 0, true, event, {}};
+        Response resp{w.id, event.rev, 0, true, queued(event), {}};
         if (trySend(w, std::move(resp))) {
             w.minRev = event.rev + 1;
             ++i;
@@ -128,7 +132,7 @@ void EtcdWatchHub::notify(const MvccEvent& event) {
         }
         // The shared channel is full: the watcher becomes a victim holding this batch.
         w.minRev = event.rev + 1;
-        w.victimBatch.assign(1, event);
+        w.victimBatch.assign(1, queued(event));
         w.victimMoreRev = 0;
         setState(w, WatcherState::Victim); // swaps the last synced id into slot i
     }
@@ -163,7 +167,7 @@ std::vector<MvccEvent> EtcdWatchHub::historyFor(const Watcher& w, ResourceVersio
             moreRev = rev;
             break;
         }
-        events.push_back(*ev);
+        events.push_back(queued(*ev));
         ++revisions;
     }
     return events;
@@ -258,8 +262,12 @@ void EtcdWatchHub::drain(Stream& s, int streamId, double dtSeconds) {
         const ResourceVersion compactRev = m_etcd.compactRevision();
         m_sendBuffer.clear();
         for (const MvccEvent& ev : resp) {
-            const bool prev =
-                w.options.prevKv && !ev.isCreate() && ev.prev && ev.rev - 1 >= compactRev;
+            const KeyValuePtr* prev = nullptr;
+            if (w.options.prevKv && !ev.isCreate() && ev.rev - 1 >= compactRev) {
+                const MvccEvent* h = m_etcd.eventAt(ev.rev);
+                if (h && h->prev)
+                    prev = &h->prev;
+            }
             m_sendBuffer.push_back(SentEvent{&ev, prev});
         }
         EtcdWatchResponse out;

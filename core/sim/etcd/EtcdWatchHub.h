@@ -1,8 +1,8 @@
 #pragma once
 
 #include "KeyValue.h"
+#include "util/RingQueue.h"
 
-#include <deque>
 #include <span>
 #include <vector>
 
@@ -12,9 +12,10 @@ class SimEtcd;
 
 // An event as a watch stream puts it on the wire: prev_kv is looked up at send time, so it is
 // absent when compaction passed mod_revision-1 while the event waited (etcd v3rpc sendLoop).
+// Both pointers are valid during onEtcdWatchResponse only; event->prev is not set.
 struct SentEvent {
     const MvccEvent* event = nullptr;
-    bool prevKv = false;
+    const KeyValuePtr* prevKv = nullptr; // null: no prev_kv on the wire
 };
 
 struct EtcdWatchResponse {
@@ -90,6 +91,9 @@ private:
         std::vector<MvccEvent> victimBatch;
         ResourceVersion victimMoreRev = 0;
     };
+    // What waits in a stream's channel: the events without their previous versions, which the
+    // send loop reads from the history when it sends (and which would otherwise be touched,
+    // cold, once more per queued copy).
     struct Response {
         int watchId = -1;
         ResourceVersion header = 0;
@@ -105,7 +109,7 @@ private:
         const MvccEvent* end() const { return begin() + size(); }
     };
     struct Stream {
-        std::deque<Response> channel;
+        RingQueue<Response> channel;
         double eventsPerSecond = 0;
         double credit = 0;
         // Responses the send loop will put on the wire during the current tick: the channel

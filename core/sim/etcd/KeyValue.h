@@ -4,34 +4,55 @@
 #include "model/ResourceVersion.h"
 #include "sim/Rc.h"
 
-#include <string>
+#include <cstring>
+#include <string_view>
 
 namespace ws {
 
+struct KeyValue;
+using KeyValuePtr = Rc<KeyValue>;
+
 // One version of one key, as etcd's mvccpb.KeyValue holds it. Immutable once written; the
-// watch cache and informers share it instead of copying (raw bytes + key: ~1.1x the JSON size).
+// watch cache and informers share it instead of copying. The serialized object (JSON,
+// resourceVersion left empty as in etcd) lives in the same allocation, right after these
+// fields, so only make() creates one.
 struct KeyValue {
     KeyId key = kNoKey;
+    std::uint32_t valueSize = 0;
     ResourceVersion createRev = 0;
     ResourceVersion modRev = 0;
     std::int64_t version = 0;
-    std::string value; // the serialized object (JSON), resourceVersion left empty as in etcd
-};
 
-using KeyValuePtr = Rc<KeyValue>;
+    std::string_view value() const { return {reinterpret_cast<const char*>(this + 1), valueSize}; }
+
+    static KeyValuePtr make(KeyId key, ResourceVersion createRev, ResourceVersion modRev,
+                            std::int64_t version, std::string_view value) {
+        return KeyValuePtr::makeWithTail(
+            value.size(),
+            [&](char* tail) {
+                if (!value.empty())
+                    std::memcpy(tail, value.data(), value.size());
+            },
+            KeyValue{key, static_cast<std::uint32_t>(value.size()), createRev, modRev, version});
+    }
+};
 
 enum class MvccEventType : std::uint8_t { Put, Delete };
 
 // One revision of the history: a put or a delete of one key (Kubernetes writes one key per txn).
+// What the watch path asks of every event (create? the previous mod revision) is kept here
+// too, so that it does not have to reach into the versions, which are cold by then.
 struct MvccEvent {
     ResourceVersion rev = 0;
     KeyId key = kNoKey;
     MvccEventType type = MvccEventType::Put;
+    bool created = false; // a put that created the key (create_revision == mod_revision)
     TimeUs commitTime = 0;
     KeyValuePtr kv;   // Put: the new version; Delete: null (etcd's tombstone has key+rev only)
     KeyValuePtr prev; // the version before; null for a create
+    ResourceVersion prevModRev = 0; // prev's mod_revision
 
-    bool isCreate() const { return type == MvccEventType::Put && kv->createRev == kv->modRev; }
+    bool isCreate() const { return created; }
 };
 
 } // namespace ws

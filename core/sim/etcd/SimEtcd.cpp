@@ -25,13 +25,15 @@ const KeyValuePtr& SimEtcd::get(KeyId key) const {
     return key < m_keys.size() ? m_keys[key].current : kNoValue;
 }
 
-ResourceVersion SimEtcd::put(TimeUs now, KeyId key, std::string value) {
-    KeyState& st = state(key);
+ResourceVersion SimEtcd::commitPut(TimeUs now, KeyId key, KeyState& st, KeyValuePtr kv) {
     const ResourceVersion rev = ++m_rev;
-    KeyValuePtr prev = st.current;
-    const bool create = !prev;
-    st.current = KeyValuePtr::make(KeyValue{key, create ? rev : prev->createRev, rev,
-                                            create ? 1 : prev->version + 1, std::move(value)});
+    const bool create = !st.current;
+    const ResourceVersion prevModRev = create ? 0 : st.modRev;
+    KeyValuePtr prev = std::move(st.current); // moved, not copied: its box stays untouched
+    st.current = std::move(kv);
+    st.createRev = create ? rev : st.createRev;
+    st.modRev = rev;
+    st.version = create ? 1 : st.version + 1;
     st.changedAt = now;
     if (create) {
         const int resource = m_keyspace.resourceOf(key);
@@ -41,7 +43,8 @@ ResourceVersion SimEtcd::put(TimeUs now, KeyId key, std::string value) {
         st.livePos = static_cast<std::uint32_t>(live.size());
         live.push_back(key);
     }
-    append(MvccEvent{rev, key, MvccEventType::Put, now, st.current, std::move(prev)});
+    append(MvccEvent{rev, key, MvccEventType::Put, create, now, st.current, std::move(prev),
+                     prevModRev});
     return rev;
 }
 
@@ -59,7 +62,8 @@ ResourceVersion SimEtcd::remove(TimeUs now, KeyId key) {
     live[st.livePos] = moved;
     m_keys[moved].livePos = st.livePos;
     live.pop_back();
-    append(MvccEvent{rev, key, MvccEventType::Delete, now, nullptr, std::move(prev)});
+    append(MvccEvent{rev, key, MvccEventType::Delete, false, now, nullptr, std::move(prev),
+                     st.modRev});
     return rev;
 }
 
@@ -80,7 +84,12 @@ bool SimEtcd::compact(ResourceVersion rev) {
     m_compactRev = rev;
     // Revisions below the compact revision can no longer be read; the history a watcher would
     // catch up from starts at it.
+    constexpr std::size_t kPrefetchDistance = 8; // the versions dropped here are cold
     while (!m_history.empty() && m_history.front().rev < rev) {
+        if (m_history.size() > kPrefetchDistance) {
+            m_history[kPrefetchDistance].kv.prefetch();
+            m_history[kPrefetchDistance].prev.prefetch();
+        }
         m_history.pop_front();
         ++m_historyBase;
     }
@@ -138,7 +147,7 @@ KeyTruth SimEtcd::truth(KeyId key) const {
         return t;
     const KeyState& st = m_keys[key];
     t.exists = static_cast<bool>(st.current);
-    t.modRv = t.exists ? st.current->modRev : 0;
+    t.modRv = t.exists ? st.modRev : 0;
     t.deletedRv = t.exists ? 0 : st.deletedRev;
     t.changedAt = st.changedAt;
     return t;

@@ -3,8 +3,9 @@
 #include "KeyValue.h"
 #include "SimKeyspace.h"
 #include "detect/ConsistencyOracle.h"
+#include "util/RingQueue.h"
 
-#include <deque>
+#include <cstring>
 #include <vector>
 
 namespace ws {
@@ -19,7 +20,24 @@ public:
     explicit SimEtcd(const SimKeyspace& keyspace);
     ~SimEtcd() override;
 
-    ResourceVersion put(TimeUs now, KeyId key, std::string value);
+    ResourceVersion put(TimeUs now, KeyId key, std::string_view value) {
+        return put(now, key, value.size(), [&](char* bytes) {
+            if (!value.empty())
+                std::memcpy(bytes, value.data(), value.size());
+        });
+    }
+    // The value written in place by fill(char*) into `size` bytes: no copy of a built value.
+    template <typename Fill>
+    ResourceVersion put(TimeUs now, KeyId key, std::size_t size, Fill&& fill) {
+        KeyState& st = state(key);
+        const bool create = !st.current;
+        const ResourceVersion rev = m_rev + 1;
+        KeyValuePtr kv = KeyValuePtr::makeWithTail(size, std::forward<Fill>(fill),
+                                                   KeyValue{key, static_cast<std::uint32_t>(size),
+                                                            create ? rev : st.createRev, rev,
+                                                            create ? 1 : st.version + 1});
+        return commitPut(now, key, st, std::move(kv));
+    }
     ResourceVersion remove(TimeUs now, KeyId key); // 0 when the key does not exist
     bool compact(ResourceVersion rev);             // false if rev is not in (compactRev, current]
 
@@ -27,6 +45,12 @@ public:
     ResourceVersion compactRevision() const { return m_compactRev; }
     const KeyValuePtr& get(KeyId key) const;
     bool exists(KeyId key) const { return static_cast<bool>(get(key)); }
+    // The live key's version and create revision (0 when it does not exist), read without
+    // touching the stored value.
+    std::int64_t version(KeyId key) const { return exists(key) ? m_keys[key].version : 0; }
+    ResourceVersion createRevision(KeyId key) const {
+        return exists(key) ? m_keys[key].createRev : 0;
+    }
 
     // The live keys of a resource at the head revision, unordered.
     const std::vector<KeyId>& liveKeys(int resource) const;
@@ -49,13 +73,19 @@ public:
     std::size_t historySize() const { return m_history.size(); }
 
 private:
+    // current's create/mod revision and version are repeated here: the writer and the watch
+    // path need them for every write, and current's box is cold by the next write of the key.
     struct KeyState {
         KeyValuePtr current;
+        ResourceVersion createRev = 0;
+        ResourceVersion modRev = 0;
+        std::int64_t version = 0;
         ResourceVersion deletedRev = 0;
         TimeUs changedAt = 0;
         std::uint32_t livePos = 0;
     };
     KeyState& state(KeyId key);
+    ResourceVersion commitPut(TimeUs now, KeyId key, KeyState& st, KeyValuePtr kv);
     void append(MvccEvent&& event);
 
     const SimKeyspace& m_keyspace;
@@ -63,12 +93,12 @@ private:
     ResourceVersion m_compactRev = 0;
     std::vector<KeyState> m_keys;
     std::vector<std::vector<KeyId>> m_live;
-    std::deque<MvccEvent> m_history; // m_history[i].rev == m_historyBase + i
+    RingQueue<MvccEvent> m_history; // m_history[i].rev == m_historyBase + i
     struct RevisionTime {
         ResourceVersion rev;
         TimeUs time;
     };
-    std::vector<std::deque<RevisionTime>> m_resourceRevisions; // per resource, for lag lookups
+    std::vector<RingQueue<RevisionTime>> m_resourceRevisions; // per resource, for lag lookups
     ResourceVersion m_historyBase = 2;
     std::unique_ptr<EtcdWatchHub> m_hub;
 };
