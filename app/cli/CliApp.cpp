@@ -230,17 +230,15 @@ int CliApp::load(const QStringList& arguments) {
 
 int CliApp::scenarios() {
     QTextStream out(stdout);
+    QString error;
+    const std::vector<ScenarioSummary> list = ScenarioLoader::builtinSummaries(&error);
+    if (!error.isEmpty())
+        return fail(error, 1);
     int width = 0;
-    const QStringList names = ScenarioLoader::builtinNames();
-    for (const QString& n : names)
-        width = std::max(width, static_cast<int>(n.size()));
-    for (const QString& n : names) {
-        QString error;
-        const auto s = ScenarioLoader::load(n, &error);
-        if (!s)
-            return fail(error, 1);
-        out << n.leftJustified(width + 2) << s->description << '\n';
-    }
+    for (const ScenarioSummary& s : list)
+        width = std::max(width, static_cast<int>(s.name.size()));
+    for (const ScenarioSummary& s : list)
+        out << s.name.leftJustified(width + 2) << s.description << '\n';
     return 0;
 }
 

@@ -290,6 +290,17 @@ QStringList ScenarioLoader::builtinNames() {
     return names;
 }
 
+std::vector<ScenarioSummary> ScenarioLoader::builtinSummaries(QString* error) {
+    std::vector<ScenarioSummary> out;
+    for (const QString& name : builtinNames()) {
+        const auto s = load(name, error);
+        if (!s)
+            return {};
+        out.push_back({name, s->description});
+    }
+    return out;
+}
+
 std::optional<Scenario> ScenarioLoader::parse(const QByteArray& yaml, const QString& fileName,
                                               QString* error) {
     try {
