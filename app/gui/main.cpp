@@ -4,6 +4,7 @@
 #ifdef WS_HAVE_ETCD
 #include "etcd/EtcdSession.h"
 #endif
+#include "session/ScenarioSwitcher.h"
 #include "widgets/MainWindow.h"
 
 #include <QApplication>
@@ -97,6 +98,9 @@ int main(int argc, char* argv[]) {
             return failUsage(error, true);
         auto* session = new ws::EtcdSession(options, &app);
         ws::MainWindow window(session);
+        window.setScenarioPickerUnavailable(
+            QStringLiteral("Watching a live etcd: scenarios are for the simulator (run "
+                           "watchscope without --etcd)"));
         window.show();
         session->start();
         const int rc = QApplication::exec();
@@ -147,10 +151,11 @@ int main(int argc, char* argv[]) {
         return failUsage(error, true);
 
     ws::MainWindow window(session);
-    window.setSessionNote(session->explanation());
+    // The picker starts on --scenario; the switcher owns this session and the ones picked later.
+    ws::ScenarioSwitcher switcher(&window, session, options);
     window.show();
-    session->start();
+    switcher.start();
     const int rc = QApplication::exec();
-    session->stop();
+    switcher.stop();
     return rc;
 }

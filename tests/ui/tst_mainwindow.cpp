@@ -11,10 +11,14 @@
 #include "widgets/MainWindow.h"
 #include "widgets/RvTimelineChart.h"
 
+#include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QDir>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QPointer>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
@@ -29,14 +33,20 @@ namespace {
 // thread, so the window's queued connections are exercised as in the program.
 class ScriptedSession : public Session {
 public:
-    using Session::Session;
-    QString description() const override { return QStringLiteral("scripted, seed 7"); }
-    QStringList resources() const override { return {QStringLiteral("pods")}; }
+    explicit ScriptedSession(QString description = QStringLiteral("scripted, seed 7"),
+                             QStringList resources = {QStringLiteral("pods")})
+        : m_description(std::move(description)), m_resources(std::move(resources)) {}
+    QString description() const override { return m_description; }
+    QStringList resources() const override { return m_resources; }
     void start() override {}
     void stop() override {}
     void push(const EngineUpdate& u) { emit updated(u); }
     void fail(const QString& m) { emit failed(m); }
     void finish() { emit finished(); }
+
+private:
+    QString m_description;
+    QStringList m_resources;
 };
 
 EngineUpdate denseUpdate(int index, int pointsPerSeries, double stepMs) {
@@ -70,6 +80,9 @@ private slots:
     void filterEditFiltersList();
     void failureAndFinish();
     void explanationTab();
+    void noteGivenBeforeShowHidesStateLabel();
+    void setSessionClearsEverything();
+    void staleUpdatesAreDropped();
     void screenshot();
 };
 
@@ -84,6 +97,129 @@ void TestMainWindow::explanationTab() {
     auto* tabs = window.findChild<QTabWidget*>();
     QVERIFY(tabs);
     QCOMPARE(tabs->tabText(tabs->count() - 1), QStringLiteral("Scenario"));
+}
+
+void TestMainWindow::noteGivenBeforeShowHidesStateLabel() {
+    // main() gives the note before show(): its status message must not be drawn over the state.
+    MainWindow window(nullptr);
+    window.setSessionNote(QStringLiteral("What happens: steady writes."));
+    QLabel* state = nullptr;
+    for (QLabel* l : window.statusBar()->findChildren<QLabel*>()) {
+        if (l->text() == QLatin1String("Waiting for data"))
+            state = l;
+    }
+    QVERIFY(state);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QCOMPARE(window.statusBar()->currentMessage(), QStringLiteral("What happens: steady writes."));
+    QVERIFY(!state->isVisible());
+    window.statusBar()->clearMessage();
+    QVERIFY(state->isVisible());
+}
+
+void TestMainWindow::setSessionClearsEverything() {
+    ScriptedSession first;
+    ScriptedSession second(QStringLiteral("scenario other, seed 2"),
+                           {QStringLiteral("leases"), QStringLiteral("configmaps")});
+    MainWindow window(&first);
+    std::vector<std::unique_ptr<QAbstractItemModelTester>> testers;
+    for (QAbstractItemModel* m :
+         std::initializer_list<QAbstractItemModel*>{window.watcherModel(), window.cacheModel(),
+                                                    window.anomalyModel(), window.anomalyProxy()})
+        testers.push_back(std::make_unique<QAbstractItemModelTester>(
+            m, QAbstractItemModelTester::FailureReportingMode::QtTest));
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.setSessionNote(QStringLiteral("What happens: the first one."));
+    SyntheticCluster cluster;
+    for (int i = 0; i < 900; ++i)
+        first.push(cluster.next());
+    QTRY_COMPARE(window.updatesApplied(), 900);
+    window.selectAnomaly(1); // pods: parks the charts on 45 s
+    QVERIFY(!window.detailPane()->text().isEmpty());
+    window.setViewPaused(true);
+    for (int i = 0; i < 100; ++i)
+        first.push(cluster.next());
+    QTRY_COMPARE(window.updatesApplied(), 1000);
+    window.rvChart()->replotNow();
+    QVERIFY(window.rvChart()->markerCount() > 0);
+    QVERIFY(window.rvChart()->boundNames().size() > 2);
+    QCOMPARE(window.anomalyModel()->rowCount(), 4);
+    QVERIFY(window.bufferChart()->gaugeText().contains(QStringLiteral("/")));
+
+    window.setSession(&second);
+    QCOMPARE(window.session(), &second);
+    QCOMPARE(window.windowTitle(), QStringLiteral("WatchScope — scenario other, seed 2"));
+    QCOMPARE(window.watcherModel()->rowCount(), 0);
+    QCOMPARE(window.cacheModel()->rowCount(), 0);
+    QCOMPARE(window.anomalyModel()->rowCount(), 0);
+    QCOMPARE(window.anomalyProxy()->rowCount(), 0);
+    QCOMPARE(window.chartData().retainedPoints(), std::size_t(0));
+    QVERIFY(window.chartData().resources().isEmpty());
+    QVERIFY(!window.isViewPaused());
+    QVERIFY(!window.rvChart()->isFrozen());
+    QVERIFY(window.rvChart()->followsLive());
+    QCOMPARE(window.rvChart()->liveEdgeMs(), 0.0);
+    QCOMPARE(window.bufferChart()->view()->liveEdgeMs(), 0.0);
+    QVERIFY(window.detailPane()->text().isEmpty());
+    QCOMPARE(window.bufferChart()->gaugeText(), QStringLiteral("no data"));
+    QCOMPARE(window.stateText(), QStringLiteral("Waiting for data"));
+    QCOMPARE(window.updatesApplied(), 0);
+    QCOMPARE(window.resourceChooser()->count(), 2);
+    QCOMPARE(window.resourceChooser()->itemText(0), QStringLiteral("leases"));
+    QCOMPARE(window.currentResource(), QStringLiteral("leases"));
+    QCOMPARE(window.rvChart()->resource(), QStringLiteral("leases"));
+    QVERIFY(!window.findChild<QPlainTextEdit*>(QStringLiteral("scenarioExplanation")));
+    auto* tabs = window.findChild<QTabWidget*>();
+    QCOMPARE(tabs->count(), 3);
+    QCOMPARE(tabs->tabText(0), QStringLiteral("Anomalies (0)"));
+    QCOMPARE(tabs->tabText(1), QStringLiteral("Watchers (0)"));
+    window.rvChart()->replotNow();
+    QCOMPARE(window.rvChart()->markerCount(), 0);
+    const QStringList bound = window.rvChart()->boundNames();
+    QCOMPARE(bound.size(), 2); // etcd head and watch cache only
+    QCOMPARE(window.rvChart()->axisX()->min(), 0.0);
+
+    // The new session's data goes in as into a fresh window; its resource is the one shown.
+    window.setSessionNote(QStringLiteral("What happens: the second one."));
+    QCOMPARE(window.findChildren<QPlainTextEdit*>(QStringLiteral("scenarioExplanation")).size(), 1);
+    SyntheticCluster again;
+    for (int i = 0; i < 900; ++i)
+        second.push(again.next());
+    QTRY_COMPARE(window.updatesApplied(), 900);
+    QCOMPARE(window.anomalyModel()->rowCount(), 4);
+    QCOMPARE(window.watcherModel()->rowCount(), 5);
+    window.setCurrentResource(QStringLiteral("pods"));
+    window.rvChart()->replotNow();
+    QCOMPARE(window.rvChart()->markerCount(), 3);
+}
+
+void TestMainWindow::staleUpdatesAreDropped() {
+    auto* first = new ScriptedSession;
+    QPointer<ScriptedSession> firstGuard(first);
+    ScriptedSession second(QStringLiteral("second"), {QStringLiteral("configmaps")});
+    MainWindow window(first);
+    QAbstractItemModelTester tester(window.watcherModel(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+    SyntheticCluster cluster;
+    // Queued by the old session before the switch, delivered after it: as from a worker thread
+    // that published its last frames while the GUI thread was switching.
+    for (int i = 0; i < 200; ++i)
+        first->push(cluster.next());
+    first->fail(QStringLiteral("old session failed late"));
+    first->finish();
+    QCOMPARE(window.updatesApplied(), 0);
+    window.setSession(&second);
+    first->deleteLater(); // as the switcher does; the queued signals outlive it
+    QTRY_COMPARE(window.staleUpdatesDropped(), 200);
+    QTRY_VERIFY(firstGuard.isNull());
+    second.push(cluster.next());
+    QTRY_COMPARE(window.updatesApplied(), 1);
+    QCOMPARE(window.watcherModel()->rowCount(), 5);
+    QCOMPARE(window.anomalyModel()->rowCount(), 0); // the old one's stuck-watcher never lands
+    QVERIFY(window.lastError().isEmpty());
+    QCOMPARE(window.stateText(), QStringLiteral("Live"));
 }
 
 void TestMainWindow::initTestCase() {

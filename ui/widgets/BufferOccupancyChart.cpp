@@ -81,6 +81,12 @@ void BufferOccupancyChart::applySnapshots(const QVector<CacheSnapshot>& caches) 
     updateGauge();
 }
 
+void BufferOccupancyChart::reset() {
+    m_latest.clear();
+    updateGauge();
+    m_view->reset();
+}
+
 void BufferOccupancyChart::updateGauge() {
     // With several apiservers, the fullest cache is the one that will evict watchers first.
     const CacheSnapshot* shown = nullptr;

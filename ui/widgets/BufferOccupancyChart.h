@@ -23,6 +23,8 @@ public:
     LiveChartView* view() const { return m_view; }
     void setResource(const QString& resource);
     void applySnapshots(const QVector<CacheSnapshot>& caches);
+    // Forgets the snapshots and the view's time, for a new session.
+    void reset();
 
     QString gaugeText() const;
     int pointCount(const QString& seriesName) const;

@@ -72,6 +72,12 @@ void LiveChartView::setLiveEdge(double ms) {
     scheduleReplot();
 }
 
+void LiveChartView::reset() {
+    m_edgeMs = 0;
+    m_centerMs = 0;
+    scheduleReplot();
+}
+
 void LiveChartView::setSpanSeconds(double seconds) {
     const double ms = std::clamp(seconds, 1.0, 24 * 3600.0) * 1000.0;
     if (ms == m_spanMs)

@@ -30,6 +30,9 @@ public:
 
     // Session time of the newest data; the view follows it unless parked.
     void setLiveEdge(double ms);
+    // Forgets the session's data and time (the live edge only grows otherwise), for a new
+    // session that starts again at 0; the span and the follow mode stay as chosen.
+    virtual void reset();
     double liveEdgeMs() const { return m_edgeMs; }
     void setSpanSeconds(double seconds);
     double spanSeconds() const { return m_spanMs / 1000.0; }

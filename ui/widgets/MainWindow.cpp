@@ -6,6 +6,7 @@
 #include "BufferOccupancyChart.h"
 #include "LiveChartView.h"
 #include "RvTimelineChart.h"
+#include "ScenarioPicker.h"
 #include "engine/Session.h"
 #include "models/AnomalyFilterProxy.h"
 #include "models/AnomalyListModel.h"
@@ -16,6 +17,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -67,7 +69,6 @@ MainWindow::MainWindow(Session* session, QWidget* parent, SeriesBuffer::Limits s
       m_watcherProxy(new QSortFilterProxyModel(this)),
       m_cacheProxy(new QSortFilterProxyModel(this)) {
     qRegisterMetaType<ws::EngineUpdate>();
-    setWindowTitle(session ? tr("WatchScope — %1").arg(session->description()) : tr("WatchScope"));
     // 1400×900 where it fits, otherwise most of the screen: every pane needs room to be read.
     QSize size(1400, 900);
     if (const QScreen* screen = QGuiApplication::primaryScreen())
@@ -136,20 +137,183 @@ MainWindow::MainWindow(Session* session, QWidget* parent, SeriesBuffer::Limits s
     connect(m_bufferChart->view(), &LiveChartView::spanChanged, this, &MainWindow::setSpan);
     connect(m_rvChart, &LiveChartView::followLiveChanged, this, &MainWindow::setFollowLive);
 
-    if (session) {
-        for (const QString& r : session->resources())
-            m_resourceBox->addItem(r);
-        connect(session, &Session::updated, this, &MainWindow::applyUpdate, Qt::QueuedConnection);
-        connect(session, &Session::failed, this, &MainWindow::onSessionFailed,
-                Qt::QueuedConnection);
-        connect(session, &Session::finished, this, &MainWindow::onSessionFinished,
-                Qt::QueuedConnection);
-    }
+    connectSession();
     if (m_resourceBox->count() > 0)
         setCurrentResource(m_resourceBox->itemText(0));
 }
 
 MainWindow::~MainWindow() = default;
+
+Session* MainWindow::session() const {
+    return m_session;
+}
+
+void MainWindow::connectSession() {
+    setWindowTitle(m_session ? tr("WatchScope — %1").arg(m_session->description())
+                             : tr("WatchScope"));
+    m_sessionLabel->setText(m_session ? tr("  Session: %1").arg(m_session->description())
+                                      : tr("  No session"));
+    if (!m_session)
+        return;
+    for (const QString& r : m_session->resources()) {
+        if (m_resourceBox->findText(r) < 0)
+            m_resourceBox->addItem(r);
+    }
+    // Each connection remembers the generation it was made under: a signal the previous session
+    // queued before it stopped is still delivered after a switch (disconnecting does not take
+    // back posted events), and must not land in the new session's rows.
+    const quint64 generation = m_sessionGeneration;
+    connect(
+        m_session, &Session::updated, this,
+        [this, generation](const EngineUpdate& update) {
+            if (generation != m_sessionGeneration) {
+                ++m_staleUpdates;
+                return;
+            }
+            applyUpdate(update);
+        },
+        Qt::QueuedConnection);
+    connect(
+        m_session, &Session::failed, this,
+        [this, generation](const QString& message) {
+            if (generation == m_sessionGeneration)
+                onSessionFailed(message);
+        },
+        Qt::QueuedConnection);
+    connect(
+        m_session, &Session::finished, this,
+        [this, generation] {
+            if (generation == m_sessionGeneration)
+                onSessionFinished();
+        },
+        Qt::QueuedConnection);
+}
+
+void MainWindow::setSession(Session* session) {
+    if (m_session)
+        disconnect(m_session, nullptr, this, nullptr);
+    ++m_sessionGeneration;
+    m_session = session;
+    const QString resource = currentResource();
+    clearSessionState();
+    connectSession();
+    // Stay on the resource looked at when the new session has it too.
+    if (m_resourceBox->findText(resource) >= 0)
+        setCurrentResource(resource);
+    else if (m_resourceBox->count() > 0)
+        setCurrentResource(m_resourceBox->itemText(0));
+}
+
+void MainWindow::clearSessionState() {
+    // Held data belongs to the old session: drop it before resuming, so nothing is folded.
+    m_heldWatchers.clear();
+    m_heldCaches.clear();
+    m_heldAnomalies.clear();
+    setViewPaused(false);
+
+    m_anomalyView->selectionModel()->clear();
+    m_anomalies->clear();
+    m_watchers->clear();
+    m_caches->clear();
+    m_chartData.clear();
+    m_detail->clear();
+    m_rvChart->reset();
+    m_bufferChart->reset();
+    setFollowLive(true);
+    {
+        // Emptied and refilled by connectSession(): no chart should follow the empty choice.
+        const QSignalBlocker block(m_resourceBox);
+        m_resourceBox->clear();
+    }
+
+    m_finished = false;
+    m_failed = false;
+    m_lastError.clear();
+    m_updatesApplied = 0;
+    m_staleUpdates = 0;
+    m_stateLabel->setText(tr("Waiting for data"));
+    m_stateLabel->setStyleSheet(QString());
+    m_timeLabel->setText(tr("t = 0.0 s"));
+    m_eventsLabel->setText(tr("events 0"));
+    m_rateLabel->setText(tr("0 events/s"));
+    statusBar()->clearMessage();
+    m_pendingMessage.clear();
+    if (m_errorBox)
+        m_errorBox->close();
+    setSessionNote(QString());
+    updateTabTitles();
+}
+
+void MainWindow::setScenarios(const std::vector<ScenarioSummary>& builtins,
+                              const QString& current) {
+    m_scenarioPicker->setScenarios(builtins);
+    m_scenarioPicker->setCurrentScenario(current);
+    m_scenarioPicker->setEnabled(true);
+    m_scenarioPickerItem->setVisible(true);
+    m_scenarioSeparator->setVisible(true);
+    m_openScenarioAction->setEnabled(true);
+}
+
+void MainWindow::setScenarioPickerUnavailable(const QString& why) {
+    m_scenarioPicker->clear();
+    m_scenarioPicker->addItem(tr("none (live source)"));
+    m_scenarioPicker->setEnabled(false);
+    m_scenarioPicker->setToolTip(why);
+    m_scenarioPickerItem->setVisible(true);
+    m_scenarioSeparator->setVisible(true);
+    m_openScenarioAction->setEnabled(false);
+    m_openScenarioAction->setToolTip(why);
+}
+
+void MainWindow::chooseScenarioFile() {
+    const QString current = m_scenarioPicker->currentScenario();
+    const QString dir = current.contains(QLatin1Char('/')) ? QFileInfo(current).absolutePath()
+                                                           : QDir::currentPath();
+    // Window-modal but not a nested event loop: the session keeps being drawn behind it.
+    auto* dialog = new QFileDialog(this, tr("Open scenario file"), dir,
+                                   tr("Scenario files (*.yaml *.yml);;All files (*)"));
+    dialog->setObjectName(QStringLiteral("scenarioFileDialog"));
+    dialog->setFileMode(QFileDialog::ExistingFile);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QFileDialog::fileSelected, m_scenarioPicker, &ScenarioPicker::choose);
+    dialog->open();
+}
+
+void MainWindow::showSwitchError(const QString& message) {
+    m_lastError = message;
+    showStatusMessage(tr("Scenario not switched: %1").arg(message), 15000);
+    showErrorBox(tr("WatchScope — scenario not switched"),
+                 tr("%1\n\nThe current scenario keeps running.").arg(message));
+}
+
+void MainWindow::showStatusMessage(const QString& text, int timeoutMs) {
+    // QStatusBar hides the state label under a message only if the label is visible then: a
+    // message given before the window is shown would be drawn over it.
+    if (isVisible()) {
+        statusBar()->showMessage(text, timeoutMs);
+        return;
+    }
+    m_pendingMessage = text;
+    m_pendingMessageMs = timeoutMs;
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    if (!m_pendingMessage.isEmpty())
+        statusBar()->showMessage(std::exchange(m_pendingMessage, QString()), m_pendingMessageMs);
+}
+
+void MainWindow::showErrorBox(const QString& title, const QString& message) {
+    // Window-modal and non-blocking: the data seen so far stays explorable behind it.
+    if (!m_errorBox) {
+        m_errorBox = new QMessageBox(QMessageBox::Critical, title, message, QMessageBox::Ok, this);
+        m_errorBox->setAttribute(Qt::WA_DeleteOnClose);
+        m_errorBox->open();
+    } else {
+        m_errorBox->setWindowTitle(title);
+        m_errorBox->setText(message);
+    }
+}
 
 void MainWindow::buildActions() {
     m_pauseAction =
@@ -168,7 +332,16 @@ void MainWindow::buildActions() {
     m_followAction->setToolTip(tr("Keep the charts on the newest data (End)"));
     connect(m_followAction, &QAction::toggled, this, &MainWindow::setFollowLive);
 
+    m_openScenarioAction = new QAction(style()->standardIcon(QStyle::SP_DialogOpenButton),
+                                       tr("&Open Scenario File…"), this);
+    m_openScenarioAction->setShortcut(QKeySequence::Open);
+    m_openScenarioAction->setToolTip(tr("Run the simulator on a scenario from a .yaml file"));
+    m_openScenarioAction->setEnabled(false); // until there is a simulator to switch
+    connect(m_openScenarioAction, &QAction::triggered, this, &MainWindow::chooseScenarioFile);
+
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(m_openScenarioAction);
+    file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
     QMenu* view = menuBar()->addMenu(tr("&View"));
@@ -188,6 +361,22 @@ void MainWindow::buildToolBar() {
     bar->setObjectName(QStringLiteral("sessionToolBar"));
     bar->setMovable(false);
     bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+
+    // The scenario first: it is where everything below comes from. Hidden until there is a
+    // simulator whose scenario can be picked.
+    auto* scenarioBox = new QWidget;
+    auto* scenarioRow = new QHBoxLayout(scenarioBox);
+    scenarioRow->setContentsMargins(0, 0, 0, 0);
+    scenarioRow->setSpacing(0);
+    scenarioRow->addWidget(new QLabel(tr(" Scenario: ")));
+    m_scenarioPicker = new ScenarioPicker;
+    connect(m_scenarioPicker, &ScenarioPicker::openFileRequested, this,
+            &MainWindow::chooseScenarioFile);
+    scenarioRow->addWidget(m_scenarioPicker);
+    m_scenarioPickerItem = bar->addWidget(scenarioBox);
+    m_scenarioSeparator = bar->addSeparator();
+    m_scenarioPickerItem->setVisible(false);
+    m_scenarioSeparator->setVisible(false);
 
     bar->addWidget(new QLabel(tr(" Resource: ")));
     m_resourceBox = new QComboBox;
@@ -211,9 +400,7 @@ void MainWindow::buildToolBar() {
     bar->addAction(m_followAction);
     bar->addSeparator();
 
-    m_sessionLabel = new QLabel;
-    m_sessionLabel->setText(m_session ? tr("  Session: %1").arg(m_session->description())
-                                      : tr("  No session"));
+    m_sessionLabel = new QLabel; // its text is connectSession()'s
     m_sessionLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     bar->addWidget(m_sessionLabel);
 }
@@ -388,8 +575,14 @@ void MainWindow::setFollowLive(bool follow) {
 
 void MainWindow::setSessionNote(const QString& note) {
     m_sessionLabel->setToolTip(note);
-    if (note.trimmed().isEmpty())
+    auto* view = m_tabs->findChild<QPlainTextEdit*>(QStringLiteral("scenarioExplanation"));
+    if (note.trimmed().isEmpty()) {
+        if (view) {
+            m_tabs->removeTab(m_tabs->indexOf(view));
+            delete view;
+        }
         return;
+    }
     // The scenario's explanation, readable beside the live view: a paragraph starts at each
     // "What happens:" / "Why ...:" style line of the hard-wrapped text.
     QString text;
@@ -404,12 +597,16 @@ void MainWindow::setSessionNote(const QString& note) {
             text += QLatin1Char(' ');
         text += t;
     }
-    auto* view = new QPlainTextEdit(text.trimmed());
-    view->setReadOnly(true);
-    view->setObjectName(QStringLiteral("scenarioExplanation"));
-    m_tabs->addTab(view, tr("Scenario"));
+    if (view) {
+        view->setPlainText(text.trimmed()); // a switched session: the tab stays where it was
+    } else {
+        view = new QPlainTextEdit(text.trimmed());
+        view->setReadOnly(true);
+        view->setObjectName(QStringLiteral("scenarioExplanation"));
+        m_tabs->addTab(view, tr("Scenario"));
+    }
     if (!note.isEmpty())
-        statusBar()->showMessage(note.simplified(), 15000);
+        showStatusMessage(note.simplified(), 15000);
 }
 
 void MainWindow::applyUpdate(const EngineUpdate& update) {
@@ -547,15 +744,7 @@ void MainWindow::onSessionFailed(const QString& message) {
     m_lastError = message;
     m_stateLabel->setText(tr("Failed: %1").arg(message));
     m_stateLabel->setStyleSheet(QStringLiteral("color: #b00020;"));
-    // Window-modal and non-blocking: the data seen so far stays explorable behind it.
-    if (!m_errorBox) {
-        m_errorBox = new QMessageBox(QMessageBox::Critical, tr("WatchScope — session failed"),
-                                     message, QMessageBox::Ok, this);
-        m_errorBox->setAttribute(Qt::WA_DeleteOnClose);
-        m_errorBox->open();
-    } else {
-        m_errorBox->setText(message);
-    }
+    showErrorBox(tr("WatchScope — session failed"), message);
 }
 
 void MainWindow::onSessionFinished() {

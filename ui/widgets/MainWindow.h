@@ -2,6 +2,7 @@
 
 #include "charts/ChartData.h"
 #include "engine/EngineUpdate.h"
+#include "scenario/ScenarioLoader.h"
 
 #include <QHash>
 #include <QMainWindow>
@@ -25,6 +26,7 @@ class AnomalyListModel;
 class BufferOccupancyChart;
 class CacheTableModel;
 class RvTimelineChart;
+class ScenarioPicker;
 class Session;
 class WatcherTableModel;
 
@@ -32,6 +34,8 @@ class WatcherTableModel;
 // (with its display filter), watchers and watch caches below, and the selected anomaly's fields
 // beside them. It observes a Session but does not own it or its thread: updates arrive queued,
 // at most ~30 a second, and each is folded into the models; charts replot on their own timer.
+// setSession() moves it to another session with a clean slate; a scenario picker in the tool bar
+// (shown once setScenarios() is called) asks for such a switch, which ScenarioSwitcher does.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -50,12 +54,17 @@ public:
     QComboBox* resourceChooser() const { return m_resourceBox; }
     QLineEdit* filterEdit() const { return m_filterEdit; }
     QComboBox* kindChooser() const { return m_kindBox; }
+    ScenarioPicker* scenarioPicker() const { return m_scenarioPicker; }
+    QAction* openScenarioAction() const { return m_openScenarioAction; }
+    Session* session() const;
     const ChartData& chartData() const { return m_chartData; }
     QString currentResource() const;
     bool isViewPaused() const { return m_paused; }
     QString stateText() const;
     QString lastError() const { return m_lastError; }
     int updatesApplied() const { return m_updatesApplied; }
+    // Updates that arrived from a session after the window had moved to another one.
+    int staleUpdatesDropped() const { return m_staleUpdates; }
 
 public slots:
     void applyUpdate(const ws::EngineUpdate& update);
@@ -64,10 +73,24 @@ public slots:
     // The time window both charts show (seconds).
     void setSpan(double seconds);
     void setFollowLive(bool follow);
-    // What the session is about (a scenario's explanation): tooltip of the session label.
+    // What the session is about (a scenario's explanation): tooltip of the session label and
+    // the Scenario tab (removed when the note is empty).
     void setSessionNote(const QString& note);
+    // Observes `session` from now on, forgetting everything shown of the previous one (rows,
+    // series, markers, selection, counts, state, the Scenario tab). Updates the previous
+    // session had already queued are dropped when they arrive.
+    void setSession(ws::Session* session);
+    // Shows the picker with these scenarios, `current` selected (a name or a file path).
+    void setScenarios(const std::vector<ws::ScenarioSummary>& builtins, const QString& current);
+    // Shows the picker disabled, saying why there is nothing to pick (a live source).
+    void setScenarioPickerUnavailable(const QString& why);
+    // A switch that did not happen: the session shown keeps running, the reason is shown.
+    void showSwitchError(const QString& message);
     // Selects a row of the anomaly list by its row in AnomalyListModel.
     void selectAnomaly(int sourceRow);
+
+protected:
+    void showEvent(QShowEvent* event) override;
 
 private:
     void buildActions();
@@ -75,6 +98,11 @@ private:
     QWidget* buildAnomalyTab();
     QTableView* makeTable(QAbstractItemModel* model);
     void buildStatusBar();
+    void connectSession();
+    void clearSessionState();
+    void showErrorBox(const QString& title, const QString& message);
+    void showStatusMessage(const QString& text, int timeoutMs);
+    void chooseScenarioFile();
     void fold(const EngineUpdate& update);
     void noteResources(const EngineUpdate& update);
     void updateStatus(const EngineUpdate& update);
@@ -101,6 +129,10 @@ private:
     QTableView* m_cacheView = nullptr;
     AnomalyDetailPane* m_detail = nullptr;
 
+    ScenarioPicker* m_scenarioPicker = nullptr;
+    QAction* m_scenarioPickerItem = nullptr; // the tool bar's handles to show/hide it
+    QAction* m_scenarioSeparator = nullptr;
+    QAction* m_openScenarioAction = nullptr;
     QComboBox* m_resourceBox = nullptr;
     QComboBox* m_spanBox = nullptr;
     QLineEdit* m_filterEdit = nullptr;
@@ -117,6 +149,8 @@ private:
     QLabel* m_rateLabel = nullptr;
     QLabel* m_anomalyCountLabel = nullptr;
     QPointer<QMessageBox> m_errorBox;
+    QString m_pendingMessage; // a status message waiting for the window to be shown
+    int m_pendingMessageMs = 0;
 
     // While the view is paused, snapshots are merged (latest per key) and anomalies held, so
     // nothing is lost and memory stays bounded by the number of watchers/caches.
@@ -129,6 +163,9 @@ private:
     bool m_failed = false;
     QString m_lastError;
     int m_updatesApplied = 0;
+    int m_staleUpdates = 0;
+    // Bumped by setSession(): a queued signal carries the generation it was connected under.
+    quint64 m_sessionGeneration = 0;
 };
 
 } // namespace ws

@@ -196,6 +196,20 @@ void RvTimelineChart::clearAnomalies() {
     scheduleReplot();
 }
 
+void RvTimelineChart::reset() {
+    m_markersByResource.clear();
+    m_drawnMarkers.clear();
+    m_hasFocus = false;
+    // A new session's watchers get the palette from its start again.
+    m_watcherColors.clear();
+    const QStringList bound = boundNames();
+    for (const QString& name : bound) {
+        if (name.startsWith(kWatcherPrefix))
+            unbindSeries(name);
+    }
+    LiveChartView::reset();
+}
+
 void RvTimelineChart::focusAnomaly(const Anomaly& anomaly) {
     m_focusMs = double(anomaly.time) / double(kUsPerMs);
     m_hasFocus = true;

@@ -29,6 +29,8 @@ public:
     void clearAnomalies();
     void focusAnomaly(const Anomaly& anomaly);
     void clearFocus();
+    // Also forgets the markers, the watcher lines and their colours.
+    void reset() override;
 
     int markerCount() const;                         // markers drawn by the last replot
     int pointCount(const QString& seriesName) const; // points in a bound series after decimation

@@ -1,0 +1,47 @@
+#pragma once
+
+#include "engine/SimulationRunner.h"
+
+#include <QObject>
+#include <QPointer>
+
+namespace ws {
+
+class MainWindow;
+class SimulationSession;
+
+// Runs the window's simulator on the scenario picked in it, without restarting the program. The
+// new session is prepared first (same speed, the scenario's own seed): when that fails the old
+// one keeps running and the window says why. Otherwise the old session is stopped, the window
+// moved to the new one with a clean slate, the old one deleted and the new one started.
+// Owns the sessions; the window only observes them.
+class ScenarioSwitcher : public QObject {
+    Q_OBJECT
+public:
+    // `prepared` is the session the window shows now (prepared, maybe not started); `options`
+    // are the ones it was made with.
+    ScenarioSwitcher(MainWindow* window, SimulationSession* prepared, SimulationOptions options,
+                     QObject* parent = nullptr);
+    ~ScenarioSwitcher() override;
+
+    SimulationSession* session() const { return m_session; }
+    QString currentScenario() const { return m_current; }
+    void start();
+    void stop();
+
+public slots:
+    // A built-in name or a .yaml path; false (and the old session untouched) on failure.
+    bool switchTo(const QString& nameOrPath);
+
+signals:
+    void switched(const QString& nameOrPath);
+    void switchFailed(const QString& error);
+
+private:
+    QPointer<MainWindow> m_window;
+    SimulationOptions m_options;
+    SimulationSession* m_session;
+    QString m_current;
+};
+
+} // namespace ws
