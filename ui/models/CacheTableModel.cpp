@@ -39,11 +39,14 @@ QVariant cellValue(const CacheSnapshot& c, int column) {
     return {};
 }
 
+QString snapshotKey(const CacheSnapshot& s) {
+    return rowKey(s.resource, s.apiserver);
+}
+
 } // namespace
 
-int CacheTableModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : int(m_rows.size());
-}
+CacheTableModel::CacheTableModel(QObject* parent)
+    : KeyedTableModel(&snapshotKey, &cellValue, ColumnCount, parent) {}
 
 int CacheTableModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount;
@@ -115,58 +118,8 @@ QVariant CacheTableModel::headerData(int section, Qt::Orientation orientation, i
     return {};
 }
 
-void CacheTableModel::applySnapshots(const QVector<CacheSnapshot>& snapshots) {
-    QVector<CacheSnapshot> added;
-    QHash<QString, int> addedIndex;
-    for (const CacheSnapshot& s : snapshots) {
-        const QString key = rowKey(s.resource, s.apiserver);
-        const auto it = m_rowByKey.constFind(key);
-        if (it == m_rowByKey.cend()) {
-            const auto pending = addedIndex.constFind(key);
-            if (pending != addedIndex.cend()) {
-                added[*pending] = s;
-            } else {
-                addedIndex.insert(key, int(added.size()));
-                added.append(s);
-            }
-            continue;
-        }
-        const int row = *it;
-        CacheSnapshot& old = m_rows[row];
-        int first = -1;
-        int last = -1;
-        for (int c = 0; c < ColumnCount; ++c) {
-            if (cellValue(old, c) != cellValue(s, c)) {
-                if (first < 0)
-                    first = c;
-                last = c;
-            }
-        }
-        if (first < 0)
-            continue;
-        old = s;
-        emit dataChanged(index(row, first), index(row, last));
-    }
-    if (added.isEmpty())
-        return;
-    const int firstRow = int(m_rows.size());
-    beginInsertRows({}, firstRow, firstRow + int(added.size()) - 1);
-    for (const CacheSnapshot& s : std::as_const(added)) {
-        m_rowByKey.insert(rowKey(s.resource, s.apiserver), int(m_rows.size()));
-        m_rows.append(s);
-    }
-    endInsertRows();
-}
-
 int CacheTableModel::rowOf(const QString& resource, const QString& apiserver) const {
-    return m_rowByKey.value(rowKey(resource, apiserver), -1);
-}
-
-void CacheTableModel::clear() {
-    beginResetModel();
-    m_rows.clear();
-    m_rowByKey.clear();
-    endResetModel();
+    return m_rows.rowOf(rowKey(resource, apiserver));
 }
 
 } // namespace ws

@@ -38,11 +38,14 @@ QVariant cellValue(const WatcherSnapshot& w, int column) {
     return {};
 }
 
+QString snapshotKey(const WatcherSnapshot& s) {
+    return rowKey(s.resource, s.id);
+}
+
 } // namespace
 
-int WatcherTableModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : int(m_rows.size());
-}
+WatcherTableModel::WatcherTableModel(QObject* parent)
+    : KeyedTableModel(&snapshotKey, &cellValue, ColumnCount, parent) {}
 
 int WatcherTableModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount;
@@ -117,59 +120,8 @@ QVariant WatcherTableModel::headerData(int section, Qt::Orientation orientation,
     return {};
 }
 
-void WatcherTableModel::applySnapshots(const QVector<WatcherSnapshot>& snapshots) {
-    QVector<WatcherSnapshot> added;
-    QHash<QString, int> addedIndex;
-    for (const WatcherSnapshot& s : snapshots) {
-        const QString key = rowKey(s.resource, s.id);
-        const auto it = m_rowByKey.constFind(key);
-        if (it == m_rowByKey.cend()) {
-            // New watchers are gathered so the whole frame inserts them with one beginInsertRows.
-            const auto pending = addedIndex.constFind(key);
-            if (pending != addedIndex.cend()) {
-                added[*pending] = s;
-            } else {
-                addedIndex.insert(key, int(added.size()));
-                added.append(s);
-            }
-            continue;
-        }
-        const int row = *it;
-        WatcherSnapshot& old = m_rows[row];
-        int first = -1;
-        int last = -1;
-        for (int c = 0; c < ColumnCount; ++c) {
-            if (cellValue(old, c) != cellValue(s, c)) {
-                if (first < 0)
-                    first = c;
-                last = c;
-            }
-        }
-        if (first < 0)
-            continue;
-        old = s;
-        emit dataChanged(index(row, first), index(row, last));
-    }
-    if (added.isEmpty())
-        return;
-    const int firstRow = int(m_rows.size());
-    beginInsertRows({}, firstRow, firstRow + int(added.size()) - 1);
-    for (const WatcherSnapshot& s : std::as_const(added)) {
-        m_rowByKey.insert(rowKey(s.resource, s.id), int(m_rows.size()));
-        m_rows.append(s);
-    }
-    endInsertRows();
-}
-
 int WatcherTableModel::rowOf(const QString& resource, const QString& id) const {
-    return m_rowByKey.value(rowKey(resource, id), -1);
-}
-
-void WatcherTableModel::clear() {
-    beginResetModel();
-    m_rows.clear();
-    m_rowByKey.clear();
-    endResetModel();
+    return m_rows.rowOf(rowKey(resource, id));
 }
 
 } // namespace ws
