@@ -230,7 +230,7 @@ void Simulation::step() {
     while (!m_reading.empty()) {
         std::size_t keep = 0;
         for (ClientReflector* c : m_reading)
-            if (c->readOne())
+            if (c->readSome(ClientReflector::kReadBatch) > 0)
                 m_reading[keep++] = c;
         m_reading.resize(keep);
     }

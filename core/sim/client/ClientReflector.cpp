@@ -181,6 +181,7 @@ void ClientReflector::handle(const WatchDelivery& d) {
     case WatchEventType::Error:
         break; // handled by readWatch
     case WatchEventType::Bookmark:
+        flushObserved();
         if (d.initialEventsEnd && m_awaitingInitialEnd) {
             m_store.clear();
             for (KeyId k : m_initialStore.keys())
@@ -195,12 +196,11 @@ void ClientReflector::handle(const WatchDelivery& d) {
     case WatchEventType::Added:
     case WatchEventType::Modified:
     case WatchEventType::Deleted: {
-        ObservedEvent o;
+        ObservedEvent& o = m_observed.emplace_back();
         o.type = d.type;
         o.key = d.key;
         o.rv = d.rv;
         o.initial = d.initial || m_awaitingInitialEnd;
-        hub.watchResponse(m_hubId, m_ctx.now, std::span<const ObservedEvent>(&o, 1));
         if (m_awaitingInitialEnd) {
             if (d.type == WatchEventType::Deleted)
                 m_initialStore.erase(d.key);
@@ -220,27 +220,41 @@ void ClientReflector::handle(const WatchDelivery& d) {
     }
 }
 
-bool ClientReflector::readOne() {
-    if (m_state != State::Watching || !m_watch || m_watch->buffer.empty())
-        return false;
+void ClientReflector::flushObserved() {
+    if (m_observed.empty())
+        return;
+    m_ctx.hub.watchResponse(m_hubId, m_ctx.now, m_observed);
+    m_observed.clear();
+}
+
+std::size_t ClientReflector::readSome(std::size_t max) {
     const bool unlimited = m_config.readEventsPerSecond <= 0;
-    if (!unlimited && m_readCredit < 1.0)
-        return false;
-    WatchDelivery d = std::move(m_watch->buffer.front());
-    m_watch->buffer.pop_front();
-    if (!unlimited)
-        m_readCredit -= 1.0;
-    if (d.type == WatchEventType::Error) {
-        const ApiStatus status = m_watch->error.value_or(ApiStatus{});
-        m_ctx.hub.watchError(m_hubId, m_ctx.now, status.toObserved(m_lastSyncRv));
-        m_ctx.hub.watchClosed(m_hubId, m_ctx.now, WatchCloseReason::AfterError);
-        // A watch error ends ListAndWatch: back off, then relist from the last synced RV
-        // (a watch 410 does not set the unavailable flag).
-        backoffThen(Next::List);
-        return false;
+    std::size_t read = 0;
+    while (read < max && m_state == State::Watching && m_watch && !m_watch->buffer.empty()) {
+        if (!unlimited && m_readCredit < 1.0)
+            break;
+        WatchDelivery d = std::move(m_watch->buffer.front());
+        m_watch->buffer.pop_front();
+        constexpr std::size_t kFar = 16, kNear = 6;
+        if (m_watch->buffer.size() > kFar)
+            m_store.prefetch(m_watch->buffer[kFar].key, m_watch->buffer[kNear].key);
+        if (!unlimited)
+            m_readCredit -= 1.0;
+        if (d.type == WatchEventType::Error) {
+            flushObserved();
+            const ApiStatus status = m_watch->error.value_or(ApiStatus{});
+            m_ctx.hub.watchError(m_hubId, m_ctx.now, status.toObserved(m_lastSyncRv));
+            m_ctx.hub.watchClosed(m_hubId, m_ctx.now, WatchCloseReason::AfterError);
+            // A watch error ends ListAndWatch: back off, then relist from the last synced RV
+            // (a watch 410 does not set the unavailable flag).
+            backoffThen(Next::List);
+            break;
+        }
+        handle(d);
+        ++read;
     }
-    handle(d);
-    return true;
+    flushObserved();
+    return read;
 }
 
 void ClientReflector::endTick() {
@@ -290,7 +304,7 @@ void ClientReflector::beginTick() {
 
 void ClientReflector::tick() {
     beginTick();
-    while (readOne()) {
+    while (readSome(kReadBatch) > 0) {
     }
     endTick();
 }

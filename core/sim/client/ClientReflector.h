@@ -33,11 +33,14 @@ public:
     ClientReflector(SimContext& ctx, std::vector<ApiServer*> servers, ClientConfig config);
     ~ClientReflector();
 
-    void tick(); // beginTick(), readOne() until it returns false, endTick()
-    // The same in phases, so that a simulation can let many informers read round-robin: one
-    // event applied by all of them in turn stays in cache.
+    void tick(); // beginTick(), readSome() until nothing is left, endTick()
+    // The same in phases, so that a simulation can let many informers read round-robin: a small
+    // batch of events applied by all of them in turn stays in cache.
+    // The events of a batch reach the detectors as one span (as a client decoding a stream's
+    // buffered bytes sees them): one call per batch instead of one per event.
+    static constexpr std::size_t kReadBatch = 16;
     void beginTick();
-    bool readOne(); // false: nothing more to read this tick
+    std::size_t readSome(std::size_t max); // how many were read; 0: nothing more this tick
     void endTick();
     void restart(int apiserver); // the client process restarts: it forgets everything
     void setReadRate(double eventsPerSecond) { m_config.readEventsPerSecond = eventsPerSecond; }
@@ -61,6 +64,7 @@ private:
     void onList(std::uint64_t generation, ApiServer::ListResult result);
     void startWatch();
     void handle(const WatchDelivery& d);
+    void flushObserved();
     void watchEnded();
     void backoffThen(Next next);
     void switchApiserver();
@@ -85,6 +89,7 @@ private:
     bool m_rvUnavailable = false; // the last list got Expired / TooLarge: relist with RV=""
 
     std::shared_ptr<ServerWatch> m_watch;
+    std::vector<ObservedEvent> m_observed; // read, not yet reported to the detectors
     std::int64_t m_watchEvents = 0;
     double m_readCredit = 0;
     std::int64_t m_events = 0;
