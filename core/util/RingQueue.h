@@ -70,6 +70,12 @@ public:
         ++m_size;
     }
     void push_back(const T& value) { push_back(T(value)); }
+    // Asks for the slot `ahead` places past the back: a queue filled in bursts (a watcher's
+    // buffer) otherwise waits on memory for each new cache line of slots.
+    void prefetchBack(std::size_t ahead) const {
+        if (!m_slots.empty())
+            __builtin_prefetch(&m_slots[(m_head + m_size + ahead) & m_mask], 1, 3);
+    }
     void pop_front() {
         m_slots[m_head] = T{};
         m_head = (m_head + 1) & m_mask;

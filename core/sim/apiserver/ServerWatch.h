@@ -47,9 +47,10 @@ struct ServerWatch {
     bool matches(int group) const { return selectorGroup < 0 || selectorGroup == group; }
     bool hasRoom() const { return capacity == 0 || buffer.size() < capacity + readAllowance; }
     void offer(WatchDelivery&& d) {
-        if (overflow.empty() && hasRoom())
+        if (overflow.empty() && hasRoom()) {
             buffer.push_back(std::move(d));
-        else
+            buffer.prefetchBack(8);
+        } else
             overflow.push_back(std::move(d));
     }
     void fail(const ApiStatus& status) {

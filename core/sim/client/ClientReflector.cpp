@@ -235,7 +235,9 @@ std::size_t ClientReflector::readSome(std::size_t max) {
             break;
         WatchDelivery d = std::move(m_watch->buffer.front());
         m_watch->buffer.pop_front();
-        constexpr std::size_t kFar = 16, kNear = 6;
+        // A batch ahead for the object, two for the row: the other informers read the same
+        // batch in between, so the memory has time to arrive.
+        constexpr std::size_t kFar = 2 * kReadBatch, kNear = kReadBatch;
         if (m_watch->buffer.size() > kFar)
             m_store.prefetch(m_watch->buffer[kFar].key, m_watch->buffer[kNear].key);
         if (!unlimited)
