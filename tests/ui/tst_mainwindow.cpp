@@ -18,6 +18,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPointer>
+#include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -81,6 +82,8 @@ private slots:
     void failureAndFinish();
     void explanationTab();
     void noteGivenBeforeShowHidesStateLabel();
+    void tablesFollowResource_data();
+    void tablesFollowResource();
     void setSessionClearsEverything();
     void staleUpdatesAreDropped();
     void screenshot();
@@ -97,6 +100,61 @@ void TestMainWindow::explanationTab() {
     auto* tabs = window.findChild<QTabWidget*>();
     QVERIFY(tabs);
     QCOMPARE(tabs->tabText(tabs->count() - 1), QStringLiteral("Scenario"));
+}
+
+void TestMainWindow::tablesFollowResource_data() {
+    QTest::addColumn<QString>("resource");
+    QTest::addColumn<bool>("all");
+    QTest::addColumn<int>("watchers");
+    QTest::addColumn<int>("caches");
+    QTest::addColumn<QString>("watcherTab");
+
+    QTest::newRow("pods") << "pods" << false << 4 << 2 << "Watchers (4 of 5)";
+    QTest::newRow("configmaps") << "configmaps" << false << 1 << 1 << "Watchers (1 of 5)";
+    QTest::newRow("all resources") << "configmaps" << true << 5 << 3 << "Watchers (5)";
+}
+
+void TestMainWindow::tablesFollowResource() {
+    QFETCH(QString, resource);
+    QFETCH(bool, all);
+    QFETCH(int, watchers);
+    QFETCH(int, caches);
+    QFETCH(QString, watcherTab);
+
+    MainWindow window(nullptr);
+    QAbstractItemModelTester watcherTester(window.watcherProxy(),
+                                           QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester cacheTester(window.cacheProxy(),
+                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
+    SyntheticCluster cluster;
+    for (int i = 0; i < 50; ++i)
+        window.applyUpdate(cluster.next());
+    QCOMPARE(window.watcherModel()->rowCount(), 5);
+    QCOMPARE(window.cacheModel()->rowCount(), 3);
+    window.setCurrentResource(resource);
+    window.setTablesShowAllResources(all);
+    QCOMPARE(window.tablesShowAllResources(), all);
+    QCOMPARE(window.watcherProxy()->rowCount(), watchers);
+    QCOMPARE(window.cacheProxy()->rowCount(), caches);
+    const std::pair<QSortFilterProxyModel*, int> tables[] = {
+        {window.watcherProxy(), WatcherTableModel::ResourceColumn},
+        {window.cacheProxy(), CacheTableModel::ResourceColumn}};
+    for (const auto& [proxy, column] : tables) {
+        for (int r = 0; r < proxy->rowCount(); ++r) {
+            const QString shown = proxy->index(r, column).data().toString();
+            QVERIFY2(all || shown == resource, qPrintable(shown));
+        }
+    }
+    auto* tabs = window.findChild<QTabWidget*>();
+    QCOMPARE(tabs->tabText(1), watcherTab);
+    // Rows that arrive later are filtered the same way.
+    for (int i = 0; i < 50; ++i)
+        window.applyUpdate(cluster.next());
+    QCOMPARE(window.watcherProxy()->rowCount(), watchers);
+    // And back: unticking "All resources" shows only the chosen resource's rows again.
+    window.setTablesShowAllResources(false);
+    window.setCurrentResource(QStringLiteral("pods"));
+    QCOMPARE(window.watcherProxy()->rowCount(), 4);
 }
 
 void TestMainWindow::noteGivenBeforeShowHidesStateLabel() {

@@ -1,6 +1,7 @@
 #include "MainWindow.h"
 
 #include <QPlainTextEdit>
+#include <QRegularExpression>
 
 #include "AnomalyDetailPane.h"
 #include "BufferOccupancyChart.h"
@@ -16,6 +17,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -78,8 +80,12 @@ MainWindow::MainWindow(Session* session, QWidget* parent, SeriesBuffer::Limits s
     m_anomalyProxy->setSourceModel(m_anomalies);
     m_watcherProxy->setSourceModel(m_watchers);
     m_watcherProxy->setSortRole(WatcherTableModel::SortRole);
+    m_watcherProxy->setFilterRole(WatcherTableModel::SortRole);
+    m_watcherProxy->setFilterKeyColumn(WatcherTableModel::ResourceColumn);
     m_cacheProxy->setSourceModel(m_caches);
     m_cacheProxy->setSortRole(CacheTableModel::SortRole);
+    m_cacheProxy->setFilterRole(CacheTableModel::SortRole);
+    m_cacheProxy->setFilterKeyColumn(CacheTableModel::ResourceColumn);
 
     m_rvChart = new RvTimelineChart;
     m_rvChart->setChartData(&m_chartData);
@@ -104,6 +110,11 @@ MainWindow::MainWindow(Session* session, QWidget* parent, SeriesBuffer::Limits s
     m_cacheView->sortByColumn(CacheTableModel::ResourceColumn, Qt::AscendingOrder);
     setColumnWidths(m_cacheView, {130, 100, 90, 90, 110, 190, 90, 90});
     m_tabs->addTab(m_cacheView, tr("Watch caches"));
+    m_allResourcesBox = new QCheckBox(tr("All resources"));
+    m_allResourcesBox->setToolTip(tr("Watchers and watch caches of every resource, not only of "
+                                     "the one the charts show"));
+    connect(m_allResourcesBox, &QCheckBox::toggled, this, [this] { applyResourceFilter(); });
+    m_tabs->setCornerWidget(m_allResourcesBox, Qt::TopRightCorner);
 
     m_detail = new AnomalyDetailPane;
     auto* lists = new QSplitter(Qt::Horizontal);
@@ -546,6 +557,31 @@ void MainWindow::setCurrentResource(const QString& resource) {
     }
     m_rvChart->setResource(resource);
     m_bufferChart->setResource(resource);
+    applyResourceFilter();
+}
+
+void MainWindow::setTablesShowAllResources(bool all) {
+    if (m_allResourcesBox->isChecked() != all)
+        m_allResourcesBox->setChecked(all); // re-enters through toggled
+    else
+        applyResourceFilter();
+}
+
+bool MainWindow::tablesShowAllResources() const {
+    return m_allResourcesBox->isChecked();
+}
+
+void MainWindow::applyResourceFilter() {
+    // The watcher and cache tables show the resource the charts show, as the charts do; exact
+    // match on the raw value, so "pods" does not also show "podtemplates".
+    const QString resource = currentResource();
+    const QRegularExpression only(
+        m_allResourcesBox->isChecked() || resource.isEmpty()
+            ? QString()
+            : QRegularExpression::anchoredPattern(QRegularExpression::escape(resource)));
+    m_watcherProxy->setFilterRegularExpression(only);
+    m_cacheProxy->setFilterRegularExpression(only);
+    updateTabTitles();
 }
 
 void MainWindow::setSpan(double seconds) {
@@ -678,8 +714,14 @@ void MainWindow::updateTabTitles() {
     const int total = m_anomalies->rowCount();
     const int shown = m_anomalyProxy->rowCount();
     m_tabs->setTabText(0, tr("Anomalies (%1)").arg(total));
-    m_tabs->setTabText(1, tr("Watchers (%1)").arg(m_watchers->rowCount()));
-    m_tabs->setTabText(2, tr("Watch caches (%1)").arg(m_caches->rowCount()));
+    // Counts of what the tables show, and of all there is when they show one resource of several.
+    const auto count = [](const QAbstractItemModel* shownRows, const QAbstractItemModel* all) {
+        const int n = shownRows->rowCount();
+        const int of = all->rowCount();
+        return n == of ? QString::number(n) : tr("%1 of %2").arg(n).arg(of);
+    };
+    m_tabs->setTabText(1, tr("Watchers (%1)").arg(count(m_watcherProxy, m_watchers)));
+    m_tabs->setTabText(2, tr("Watch caches (%1)").arg(count(m_cacheProxy, m_caches)));
     m_shownLabel->setText(shown == total ? tr("%1 shown").arg(total)
                                          : tr("%1 of %2 shown").arg(shown).arg(total));
     m_anomalyCountLabel->setText(tr("anomalies %1").arg(total));

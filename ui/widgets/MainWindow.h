@@ -10,6 +10,7 @@
 
 class QAbstractItemModel;
 class QAction;
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -54,6 +55,9 @@ public:
     QComboBox* resourceChooser() const { return m_resourceBox; }
     QLineEdit* filterEdit() const { return m_filterEdit; }
     QComboBox* kindChooser() const { return m_kindBox; }
+    QSortFilterProxyModel* watcherProxy() const { return m_watcherProxy; }
+    QSortFilterProxyModel* cacheProxy() const { return m_cacheProxy; }
+    bool tablesShowAllResources() const;
     ScenarioPicker* scenarioPicker() const { return m_scenarioPicker; }
     QAction* openScenarioAction() const { return m_openScenarioAction; }
     Session* session() const;
@@ -69,7 +73,10 @@ public:
 public slots:
     void applyUpdate(const ws::EngineUpdate& update);
     void setViewPaused(bool paused);
+    // Charts, watcher table and cache table follow the chosen resource.
     void setCurrentResource(const QString& resource);
+    // The watcher and cache tables: every resource's rows, or only the chosen resource's.
+    void setTablesShowAllResources(bool all);
     // The time window both charts show (seconds).
     void setSpan(double seconds);
     void setFollowLive(bool follow);
@@ -107,6 +114,7 @@ private:
     void noteResources(const EngineUpdate& update);
     void updateStatus(const EngineUpdate& update);
     void updateTabTitles();
+    void applyResourceFilter();
     void onAnomalySelected(const QModelIndex& current);
     void onSessionFailed(const QString& message);
     void onSessionFinished();
@@ -134,6 +142,7 @@ private:
     QAction* m_scenarioSeparator = nullptr;
     QAction* m_openScenarioAction = nullptr;
     QComboBox* m_resourceBox = nullptr;
+    QCheckBox* m_allResourcesBox = nullptr;
     QComboBox* m_spanBox = nullptr;
     QLineEdit* m_filterEdit = nullptr;
     QComboBox* m_kindBox = nullptr;
