@@ -44,6 +44,8 @@ private slots:
     void filter_data();
     void filter();
     void filterFollowsAppends();
+    void dropsOldestInBatches_data();
+    void dropsOldestInBatches();
 };
 
 void TestAnomalyListModel::batchesInsertOnce() {
@@ -158,6 +160,61 @@ void TestAnomalyListModel::filterFollowsAppends() {
     QCOMPARE(proxy.rowCount(), 1);
     proxy.setText(QString());
     QCOMPARE(proxy.rowCount(), 5);
+}
+
+void TestAnomalyListModel::dropsOldestInBatches_data() {
+    QTest::addColumn<int>("maxRows");
+    QTest::addColumn<int>("dropBatch");
+    QTest::addColumn<QList<int>>("batches"); // anomalies per appendAnomalies call
+    QTest::addColumn<int>("rows");           // rows left
+    QTest::addColumn<int>("removeSignals");
+
+    QTest::newRow("under the cap") << 10 << 3 << QList<int>{4, 6} << 10 << 0;
+    // 10 + 1: the excess and a batch of 3 more go at once, then 3 appends fit again.
+    QTest::newRow("one over") << 10 << 3 << QList<int>{10, 1} << 7 << 1;
+    QTest::newRow("batches, not every append")
+        << 10 << 3 << QList<int>{10, 1, 1, 1, 1, 1} << 7 << 2;
+    QTest::newRow("batch larger than the cap") << 10 << 3 << QList<int>{5, 25} << 10 << 1;
+    QTest::newRow("batch of one") << 5 << 1 << QList<int>{5, 1, 1, 1} << 4 << 2;
+}
+
+void TestAnomalyListModel::dropsOldestInBatches() {
+    QFETCH(int, maxRows);
+    QFETCH(int, dropBatch);
+    QFETCH(QList<int>, batches);
+    QFETCH(int, rows);
+    QFETCH(int, removeSignals);
+
+    AnomalyListModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setMaxRows(maxRows, dropBatch);
+    QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
+    int total = 0;
+    for (int n : std::as_const(batches)) {
+        AnomalyList batch;
+        for (int i = 0; i < n; ++i, ++total)
+            batch << anomaly(seconds(total), AnomalyKind::WatcherLag, Severity::Warning,
+                             QStringLiteral("pods"), 100 + total, QStringLiteral("w"),
+                             QStringLiteral("anomaly %1").arg(total + 1));
+        model.appendAnomalies(batch);
+        QVERIFY(model.rowCount() <= maxRows);
+    }
+    QCOMPARE(model.rowCount(), rows);
+    QCOMPARE(model.droppedCount(), qint64(total - rows));
+    QCOMPARE(removed.count(), removeSignals);
+    for (const QList<QVariant>& args : std::as_const(removed))
+        QCOMPARE(args.at(1).toInt(), 0); // always the oldest
+    // The newest are kept, and the No. column counts from the session's first anomaly.
+    QCOMPARE(model.anomaly(rows - 1).message, QStringLiteral("anomaly %1").arg(total));
+    QCOMPARE(model.index(0, AnomalyListModel::NumberColumn).data().toInt(), total - rows + 1);
+    QCOMPARE(model.index(0, AnomalyListModel::MessageColumn).data().toString(),
+             QStringLiteral("anomaly %1").arg(total - rows + 1));
+    QCOMPARE(model.rowOfSerial(total - 1), rows - 1);
+    QCOMPARE(model.rowOfSerial(total - rows), 0);
+    QCOMPARE(model.rowOfSerial(total - rows - 1), -1);
+    QCOMPARE(model.rowOfSerial(total), -1);
+    model.clear();
+    QCOMPARE(model.droppedCount(), qint64(0));
 }
 
 QTEST_MAIN(TestAnomalyListModel)

@@ -84,6 +84,7 @@ private slots:
     void noteGivenBeforeShowHidesStateLabel();
     void tablesFollowResource_data();
     void tablesFollowResource();
+    void anomalyListIsCapped();
     void setSessionClearsEverything();
     void staleUpdatesAreDropped();
     void screenshot();
@@ -155,6 +156,47 @@ void TestMainWindow::tablesFollowResource() {
     window.setTablesShowAllResources(false);
     window.setCurrentResource(QStringLiteral("pods"));
     QCOMPARE(window.watcherProxy()->rowCount(), 4);
+}
+
+void TestMainWindow::anomalyListIsCapped() {
+    MainWindow window(nullptr);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.anomalyModel()->setMaxRows(10, 4);
+    QAbstractItemModelTester tester(window.anomalyProxy(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+    SyntheticCluster cluster;
+    for (int i = 0; i < 12; ++i) { // 36 anomalies, 3 a frame
+        EngineUpdate u = cluster.next();
+        u.anomalies.clear();
+        for (int k = 0; k < 3; ++k)
+            u.anomalies.append(anomaly(u.now, AnomalyKind::WatcherLag, Severity::Warning,
+                                       QStringLiteral("pods"), 1000 + 3 * i + k,
+                                       QStringLiteral("audit-exporter"),
+                                       QStringLiteral("lag #%1").arg(3 * i + k + 1)));
+        window.applyUpdate(u);
+    }
+    const int rows = window.anomalyModel()->rowCount();
+    QVERIFY(rows <= 10);
+    const qint64 dropped = window.anomalyModel()->droppedCount();
+    QCOMPARE(dropped + rows, qint64(36));
+    QCOMPARE(window.anomalyCountText(),
+             QStringLiteral("anomalies 36 (oldest %1 dropped)").arg(dropped));
+    QCOMPARE(window.findChild<QTabWidget*>()->tabText(0),
+             QStringLiteral("Anomalies (%1)").arg(rows));
+
+    // A chart marker names its anomaly by session number: it still finds its row after drops.
+    emit window.rvChart()->anomalyClicked(34); // the 35th anomaly
+    const QModelIndex current = window.anomalyView()->currentIndex();
+    QVERIFY(current.isValid());
+    QCOMPARE(current.siblingAtColumn(AnomalyListModel::MessageColumn).data().toString(),
+             QStringLiteral("lag #35"));
+    QVERIFY(window.detailPane()->text().contains(QStringLiteral("lag #35")));
+    // A dropped one is said to be dropped, and the selection stays.
+    emit window.rvChart()->anomalyClicked(0);
+    QVERIFY2(window.statusBar()->currentMessage().contains(QStringLiteral("#1 was dropped")),
+             qPrintable(window.statusBar()->currentMessage()));
+    QCOMPARE(window.anomalyView()->currentIndex(), current);
 }
 
 void TestMainWindow::noteGivenBeforeShowHidesStateLabel() {

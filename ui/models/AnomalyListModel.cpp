@@ -3,6 +3,7 @@
 #include "CellFormat.h"
 
 #include <QColor>
+#include <algorithm>
 
 namespace ws {
 
@@ -36,7 +37,7 @@ QVariant AnomalyListModel::data(const QModelIndex& index, int role) const {
     case Qt::DisplayRole:
         switch (column) {
         case NumberColumn:
-            return index.row() + 1;
+            return serialOf(index.row()) + 1;
         case TimeColumn:
             return formatTimeUs(a.time);
         case SeverityColumn:
@@ -60,7 +61,7 @@ QVariant AnomalyListModel::data(const QModelIndex& index, int role) const {
     case SortRole:
         switch (column) {
         case NumberColumn:
-            return index.row();
+            return serialOf(index.row());
         case TimeColumn:
             return QVariant::fromValue<qint64>(a.time);
         case SeverityColumn:
@@ -124,15 +125,43 @@ QVariant AnomalyListModel::headerData(int section, Qt::Orientation orientation, 
 void AnomalyListModel::appendAnomalies(const AnomalyList& batch) {
     if (batch.isEmpty())
         return;
+    // A batch larger than the whole list: its oldest part is dropped without being shown.
+    const qsizetype skip = std::max<qsizetype>(0, batch.size() - m_maxRows);
+    const qsizetype excess = m_rows.size() + batch.size() - skip - m_maxRows;
+    if (excess > 0)
+        dropOldest(int(std::min<qsizetype>(m_rows.size(), excess + m_dropBatch)));
+    m_dropped += skip;
     const int first = int(m_rows.size());
-    beginInsertRows({}, first, first + int(batch.size()) - 1);
-    m_rows.append(batch);
+    beginInsertRows({}, first, first + int(batch.size() - skip) - 1);
+    m_rows.append(batch.mid(skip));
     endInsertRows();
+}
+
+void AnomalyListModel::dropOldest(int count) {
+    if (count <= 0)
+        return;
+    beginRemoveRows({}, 0, count - 1);
+    m_rows.remove(0, count);
+    m_dropped += count;
+    endRemoveRows();
+}
+
+void AnomalyListModel::setMaxRows(int maxRows, int dropBatch) {
+    m_maxRows = std::max(1, maxRows);
+    m_dropBatch = std::clamp(dropBatch, 1, m_maxRows);
+    if (m_rows.size() > m_maxRows)
+        dropOldest(int(m_rows.size() - m_maxRows));
+}
+
+int AnomalyListModel::rowOfSerial(qint64 serial) const {
+    const qint64 row = serial - m_dropped;
+    return row >= 0 && row < m_rows.size() ? int(row) : -1;
 }
 
 void AnomalyListModel::clear() {
     beginResetModel();
     m_rows.clear();
+    m_dropped = 0;
     endResetModel();
 }
 

@@ -140,7 +140,7 @@ MainWindow::MainWindow(Session* session, QWidget* parent, SeriesBuffer::Limits s
     updateTabTitles();
 
     // Clicking a marker on the chart selects its row, like clicking a row focuses the chart.
-    connect(m_rvChart, &RvTimelineChart::anomalyClicked, this, &MainWindow::selectAnomaly);
+    connect(m_rvChart, &RvTimelineChart::anomalyClicked, this, &MainWindow::selectAnomalySerial);
     connect(m_anomalyView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) { onAnomalySelected(current); });
     // The two charts show one time window: a wheel zoom on either applies to both.
@@ -541,6 +541,10 @@ QString MainWindow::currentResource() const {
     return m_resourceBox->currentText();
 }
 
+QString MainWindow::anomalyCountText() const {
+    return m_anomalyCountLabel->text();
+}
+
 QString MainWindow::stateText() const {
     return m_stateLabel->text();
 }
@@ -680,9 +684,9 @@ void MainWindow::fold(const EngineUpdate& update) {
         // reader scrolled away from the bottom.
         QScrollBar* bar = m_anomalyView->verticalScrollBar();
         const bool atBottom = bar->value() >= bar->maximum();
-        const int firstRow = m_anomalies->rowCount();
+        const qint64 firstSerial = m_anomalies->serialOf(m_anomalies->rowCount());
         m_anomalies->appendAnomalies(update.anomalies);
-        m_rvChart->addAnomalies(update.anomalies, firstRow);
+        m_rvChart->addAnomalies(update.anomalies, firstSerial);
         if (atBottom && !m_anomalyView->selectionModel()->hasSelection())
             m_anomalyView->scrollToBottom();
     }
@@ -724,7 +728,14 @@ void MainWindow::updateTabTitles() {
     m_tabs->setTabText(2, tr("Watch caches (%1)").arg(count(m_cacheProxy, m_caches)));
     m_shownLabel->setText(shown == total ? tr("%1 shown").arg(total)
                                          : tr("%1 of %2 shown").arg(shown).arg(total));
-    m_anomalyCountLabel->setText(tr("anomalies %1").arg(total));
+    const qint64 dropped = m_anomalies->droppedCount();
+    m_anomalyCountLabel->setText(
+        dropped == 0 ? tr("anomalies %1").arg(total)
+                     : tr("anomalies %1 (oldest %2 dropped)")
+                           .arg(formatCount(dropped + total), formatCount(dropped)));
+    m_anomalyCountLabel->setToolTip(
+        tr("The anomaly list keeps the newest %1; older ones are dropped in batches")
+            .arg(formatCount(m_anomalies->maxRows())));
 }
 
 void MainWindow::setViewPaused(bool paused) {
@@ -753,12 +764,25 @@ void MainWindow::setViewPaused(bool paused) {
         m_stateLabel->setText(tr("Finished"));
 }
 
+void MainWindow::selectAnomalySerial(qint64 serial) {
+    const int row = m_anomalies->rowOfSerial(serial);
+    if (row < 0) {
+        showStatusMessage(tr("Anomaly #%1 was dropped: the list keeps the newest %2")
+                              .arg(serial + 1)
+                              .arg(formatCount(m_anomalies->maxRows())),
+                          5000);
+        return;
+    }
+    selectAnomaly(row);
+}
+
 void MainWindow::selectAnomaly(int sourceRow) {
     const QModelIndex source = m_anomalies->index(sourceRow, 0);
     const QModelIndex proxy = m_anomalyProxy->mapFromSource(source);
     if (!proxy.isValid()) {
-        statusBar()->showMessage(
-            tr("Anomaly #%1 is hidden by the display filter").arg(sourceRow + 1), 5000);
+        statusBar()->showMessage(tr("Anomaly #%1 is hidden by the display filter")
+                                     .arg(m_anomalies->serialOf(sourceRow) + 1),
+                                 5000);
         return;
     }
     m_tabs->setCurrentIndex(0);

@@ -69,6 +69,7 @@ public:
     int updatesApplied() const { return m_updatesApplied; }
     // Updates that arrived from a session after the window had moved to another one.
     int staleUpdatesDropped() const { return m_staleUpdates; }
+    QString anomalyCountText() const;
 
 public slots:
     void applyUpdate(const ws::EngineUpdate& update);
@@ -95,6 +96,8 @@ public slots:
     void showSwitchError(const QString& message);
     // Selects a row of the anomaly list by its row in AnomalyListModel.
     void selectAnomaly(int sourceRow);
+    // The same by its session-wide number (a chart marker's); says so when it was dropped.
+    void selectAnomalySerial(qint64 serial);
 
 protected:
     void showEvent(QShowEvent* event) override;

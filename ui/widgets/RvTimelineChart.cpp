@@ -175,11 +175,11 @@ void RvTimelineChart::axesUpdated() {
     m_focusLine->replace(line);
 }
 
-void RvTimelineChart::addAnomalies(const AnomalyList& batch, int firstRow) {
+void RvTimelineChart::addAnomalies(const AnomalyList& batch, qint64 firstSerial) {
     for (int i = 0; i < batch.size(); ++i) {
         const Anomaly& a = batch.at(i);
         QVector<Marker>& markers = m_markersByResource[a.resource];
-        const Marker m{double(a.time) / double(kUsPerMs), a.rv, firstRow + i};
+        const Marker m{double(a.time) / double(kUsPerMs), a.rv, firstSerial + i};
         // Anomalies arrive nearly in time order; insert in place to keep binary search valid.
         auto pos = std::upper_bound(markers.begin(), markers.end(), m.timeMs,
                                     [](double x, const Marker& mk) { return x < mk.timeMs; });
@@ -232,12 +232,12 @@ int RvTimelineChart::pointCount(const QString& seriesName) const {
 
 void RvTimelineChart::onMarkerClicked(const QPointF& point) {
     // The click reports the marker's data coordinates; take the nearest drawn marker in time.
-    int best = -1;
+    qint64 best = -1;
     double bestDistance = 0;
     for (const Marker& m : std::as_const(m_drawnMarkers)) {
         const double d = std::abs(m.timeMs / 1000.0 - point.x());
         if (best < 0 || d < bestDistance) {
-            best = m.row;
+            best = m.serial;
             bestDistance = d;
         }
     }

@@ -24,8 +24,9 @@ public:
 
     explicit RvTimelineChart(QWidget* parent = nullptr);
 
-    // `firstRow` is the anomaly-list row of batch[0], so markers can point back at their rows.
-    void addAnomalies(const AnomalyList& batch, int firstRow);
+    // `firstSerial` is the session-wide number of batch[0] (AnomalyListModel::serialOf), so a
+    // marker points back at its row even after the list dropped older ones.
+    void addAnomalies(const AnomalyList& batch, qint64 firstSerial);
     void clearAnomalies();
     void focusAnomaly(const Anomaly& anomaly);
     void clearFocus();
@@ -36,7 +37,7 @@ public:
     int pointCount(const QString& seriesName) const; // points in a bound series after decimation
 
 signals:
-    void anomalyClicked(int anomalyRow);
+    void anomalyClicked(qint64 anomalySerial);
 
 protected:
     void prepareReplot() override;
@@ -47,7 +48,7 @@ private:
     struct Marker {
         double timeMs;
         ResourceVersion rv;
-        int row;
+        qint64 serial;
     };
     QColor watcherColor(const QString& id);
     void onMarkerClicked(const QPointF& point);
