@@ -13,7 +13,9 @@
 #include "widgets/ScenarioPicker.h"
 
 #include <QAbstractItemModelTester>
+#include <QAbstractItemView>
 #include <QAction>
+#include <QApplication>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QMessageBox>
@@ -24,6 +26,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QWheelEvent>
 #include <memory>
 #include <set>
 
@@ -120,6 +123,7 @@ private slots:
     void failedSwitchKeepsSession();
     void opensScenarioFile();
     void liveSourceHasNoPicker();
+    void wheelAndArrowsDoNotSwitch();
 };
 
 void TestScenarioSwitcher::initTestCase() {
@@ -352,6 +356,29 @@ void TestScenarioSwitcher::liveSourceHasNoPicker() {
     QVERIFY(!live.scenarioPicker()->isEnabled());
     QCOMPARE(live.scenarioPicker()->toolTip(), QStringLiteral("Watching a live etcd"));
     QVERIFY(!live.openScenarioAction()->isEnabled());
+}
+
+void TestScenarioSwitcher::wheelAndArrowsDoNotSwitch() {
+    // Rolling the wheel over the tool bar, or an arrow key on the focused picker, must not
+    // restart the session once per step.
+    Harness h;
+    QString error;
+    QVERIFY2(h.open(QStringLiteral("healthy"), 0, &error), qPrintable(error));
+    ScenarioPicker* picker = h.window->scenarioPicker();
+    QSignalSpy chosen(picker, &ScenarioPicker::scenarioChosen);
+    const QPointF at(picker->width() / 2.0, picker->height() / 2.0);
+    QWheelEvent wheel(at, picker->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(picker, &wheel);
+    QCOMPARE(picker->currentScenario(), QStringLiteral("healthy"));
+    QCOMPARE(picker->currentText(), QStringLiteral("healthy"));
+    picker->setFocus();
+    QTest::keyClick(picker, Qt::Key_Down);
+    QCOMPARE(chosen.count(), 0);
+    QCOMPARE(picker->currentText(), QStringLiteral("healthy"));
+    QTRY_VERIFY(picker->view()->isVisible()); // the list opened instead
+    picker->hidePopup();
+    QCOMPARE(h.switcher->currentScenario(), QStringLiteral("healthy"));
 }
 
 QTEST_MAIN(TestScenarioSwitcher)

@@ -1,6 +1,8 @@
 #include "ScenarioPicker.h"
 
 #include <QFileInfo>
+#include <QKeyEvent>
+#include <QWheelEvent>
 
 namespace ws {
 
@@ -62,6 +64,26 @@ void ScenarioPicker::choose(const QString& nameOrPath) {
     if (nameOrPath.isEmpty())
         return;
     emit scenarioChosen(nameOrPath);
+}
+
+void ScenarioPicker::wheelEvent(QWheelEvent* event) {
+    event->ignore();
+}
+
+void ScenarioPicker::keyPressEvent(QKeyEvent* event) {
+    switch (event->key()) {
+    case Qt::Key_Up:
+    case Qt::Key_Down:
+    case Qt::Key_PageUp:
+    case Qt::Key_PageDown:
+    case Qt::Key_Home:
+    case Qt::Key_End:
+        showPopup(); // choosing happens in the list, with Return or a click
+        event->accept();
+        return;
+    default:
+        QComboBox::keyPressEvent(event);
+    }
 }
 
 void ScenarioPicker::onActivated(int index) {

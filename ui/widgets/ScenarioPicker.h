@@ -30,6 +30,12 @@ signals:
     void scenarioChosen(const QString& nameOrPath);
     void openFileRequested();
 
+protected:
+    // A closed QComboBox switches entries on the wheel and on arrow keys, each a pick: here each
+    // would restart the session, so the wheel is left to the tool bar and arrows open the list.
+    void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+
 private:
     void onActivated(int index);
     int addFileEntry(const QString& path);
