@@ -165,16 +165,22 @@ void EtcdClient::failover(int fromIndex) {
 QString EtcdClient::describeFailure(const QString& endpoint, int code, const std::string& msg) {
     const QString m = oneLine(QString::fromStdString(msg));
     const QString lower = m.toLower();
+    // Only an https endpoint has a TLS handshake to fail: gRPC also says "handshake" of a plain
+    // TCP connect that was shut down ("tcp handshaker shutdown"), e.g. to a refused port.
+    const bool tls = endpoint.startsWith(QLatin1String("https://"));
     QString what;
-    if (lower.contains(QLatin1String("ssl")) || lower.contains(QLatin1String("tls")) ||
-        lower.contains(QLatin1String("handshake")) ||
-        lower.contains(QLatin1String("certificate"))) {
+    if (lower.contains(QLatin1String("connection refused"))) {
+        what = QStringLiteral("connection refused");
+    } else if (tls &&
+               (lower.contains(QLatin1String("ssl")) || lower.contains(QLatin1String("tls")) ||
+                lower.contains(QLatin1String("handshake")) ||
+                lower.contains(QLatin1String("certificate")))) {
         what = QStringLiteral("TLS handshake failed (check the CA, client certificate and key)");
+    } else if (lower.contains(QLatin1String("handshake"))) {
+        what = QStringLiteral("could not connect");
     } else if (lower.contains(QLatin1String("socket closed")) &&
                endpoint.startsWith(QLatin1String("http://"))) {
         what = QStringLiteral("the server closed the connection (does it expect https?)");
-    } else if (lower.contains(QLatin1String("connection refused"))) {
-        what = QStringLiteral("connection refused");
     } else if (code == static_cast<int>(grpc::StatusCode::DEADLINE_EXCEEDED)) {
         what = QStringLiteral("no answer in time");
     } else if (code == static_cast<int>(grpc::StatusCode::UNAVAILABLE)) {
