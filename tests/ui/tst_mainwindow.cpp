@@ -87,6 +87,8 @@ private slots:
     void anomalyListIsCapped();
     void setSessionClearsEverything();
     void staleUpdatesAreDropped();
+    void followsFirstAnomalyResource_data();
+    void followsFirstAnomalyResource();
     void screenshot();
 };
 
@@ -320,6 +322,60 @@ void TestMainWindow::staleUpdatesAreDropped() {
     QCOMPARE(window.anomalyModel()->rowCount(), 0); // the old one's stuck-watcher never lands
     QVERIFY(window.lastError().isEmpty());
     QCOMPARE(window.stateText(), QStringLiteral("Live"));
+}
+
+void TestMainWindow::followsFirstAnomalyResource_data() {
+    QTest::addColumn<QString>("picked"); // what the user chose before the anomaly ("": nothing)
+    QTest::addColumn<QString>("anomalyResource");
+    QTest::addColumn<int>("severity");
+    QTest::addColumn<QString>("shown");
+    QTest::addColumn<bool>("followed"); // the first anomaly was the one followed
+    const int error = int(Severity::Error), info = int(Severity::Info);
+    QTest::newRow("nothing picked: moves") << ""
+                                           << "configmaps" << error << "configmaps" << true;
+    QTest::newRow("nothing picked, same resource") << ""
+                                                   << "pods" << error << "pods" << true;
+    QTest::newRow("picked: stays") << "pods"
+                                   << "configmaps" << error << "pods" << true;
+    QTest::newRow("unknown resource: stays") << ""
+                                             << "leases" << error << "pods" << false;
+    QTest::newRow("info: stays") << ""
+                                 << "configmaps" << info << "pods" << false;
+}
+
+void TestMainWindow::followsFirstAnomalyResource() {
+    QFETCH(QString, picked);
+    QFETCH(QString, anomalyResource);
+    QFETCH(int, severity);
+    QFETCH(QString, shown);
+    QFETCH(bool, followed);
+    MainWindow window(nullptr);
+    EngineUpdate first;
+    first.now = seconds(1);
+    first.caches = {
+        cache(QStringLiteral("pods"), QStringLiteral("apiserver-0"), 100, 100, 10, 100),
+        cache(QStringLiteral("configmaps"), QStringLiteral("apiserver-0"), 100, 90, 5, 100)};
+    window.applyUpdate(first);
+    QCOMPARE(window.currentResource(), QStringLiteral("pods")); // the first one seen
+    if (!picked.isEmpty())
+        window.setCurrentResource(picked);
+    EngineUpdate withAnomaly;
+    withAnomaly.now = seconds(2);
+    withAnomaly.anomalies = {anomaly(seconds(2), AnomalyKind::TooLargeRv, Severity(severity),
+                                     anomalyResource, 95, QStringLiteral("agent-0"),
+                                     QStringLiteral("504"))};
+    window.applyUpdate(withAnomaly);
+    QCOMPARE(window.currentResource(), shown);
+    // Only the first followed anomaly moves the view: a later warning elsewhere leaves it alone,
+    // unless nothing was followed yet (and nothing was picked).
+    const QString elsewhere =
+        shown == QLatin1String("pods") ? QStringLiteral("configmaps") : QStringLiteral("pods");
+    EngineUpdate later;
+    later.now = seconds(3);
+    later.anomalies = {anomaly(seconds(3), AnomalyKind::WatcherLag, Severity::Warning, elsewhere,
+                               90, QStringLiteral("informer-0"), QStringLiteral("lag"))};
+    window.applyUpdate(later);
+    QCOMPARE(window.currentResource(), followed || !picked.isEmpty() ? shown : elsewhere);
 }
 
 void TestMainWindow::initTestCase() {

@@ -150,7 +150,7 @@ MainWindow::MainWindow(Session* session, QWidget* parent, SeriesBuffer::Limits s
 
     connectSession();
     if (m_resourceBox->count() > 0)
-        setCurrentResource(m_resourceBox->itemText(0));
+        showResource(m_resourceBox->itemText(0));
 }
 
 MainWindow::~MainWindow() = default;
@@ -210,9 +210,9 @@ void MainWindow::setSession(Session* session) {
     connectSession();
     // Stay on the resource looked at when the new session has it too.
     if (m_resourceBox->findText(resource) >= 0)
-        setCurrentResource(resource);
+        showResource(resource);
     else if (m_resourceBox->count() > 0)
-        setCurrentResource(m_resourceBox->itemText(0));
+        showResource(m_resourceBox->itemText(0));
 }
 
 void MainWindow::clearSessionState() {
@@ -237,6 +237,8 @@ void MainWindow::clearSessionState() {
         m_resourceBox->clear();
     }
 
+    m_resourcePicked = false;
+    m_followedFirstAnomaly = false;
     m_finished = false;
     m_failed = false;
     m_lastError.clear();
@@ -394,7 +396,8 @@ void MainWindow::buildToolBar() {
     m_resourceBox->setMinimumContentsLength(18);
     m_resourceBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_resourceBox->setToolTip(tr("Resource shown in the charts"));
-    connect(m_resourceBox, &QComboBox::currentTextChanged, this, &MainWindow::setCurrentResource);
+    connect(m_resourceBox, &QComboBox::currentTextChanged, this, &MainWindow::showResource);
+    connect(m_resourceBox, &QComboBox::activated, this, [this] { m_resourcePicked = true; });
     bar->addWidget(m_resourceBox);
 
     bar->addWidget(new QLabel(tr("  Window: ")));
@@ -550,6 +553,11 @@ QString MainWindow::stateText() const {
 }
 
 void MainWindow::setCurrentResource(const QString& resource) {
+    m_resourcePicked = true;
+    showResource(resource);
+}
+
+void MainWindow::showResource(const QString& resource) {
     if (resource.isEmpty())
         return;
     if (m_resourceBox->currentText() != resource) {
@@ -687,12 +695,30 @@ void MainWindow::fold(const EngineUpdate& update) {
         const qint64 firstSerial = m_anomalies->serialOf(m_anomalies->rowCount());
         m_anomalies->appendAnomalies(update.anomalies);
         m_rvChart->addAnomalies(update.anomalies, firstSerial);
+        followFirstAnomaly(update.anomalies);
         if (atBottom && !m_anomalyView->selectionModel()->hasSelection())
             m_anomalyView->scrollToBottom();
     }
     updateTabTitles();
     if (!m_finished && !m_failed)
         m_stateLabel->setText(tr("Live"));
+}
+
+void MainWindow::followFirstAnomaly(const AnomalyList& anomalies) {
+    if (m_resourcePicked || m_followedFirstAnomaly)
+        return;
+    for (const Anomaly& a : anomalies) {
+        // Info anomalies (a quiet resource's stuck watcher) are not worth moving the view for.
+        if (a.severity == Severity::Info || a.resource.isEmpty() ||
+            m_resourceBox->findText(a.resource) < 0)
+            continue;
+        m_followedFirstAnomaly = true;
+        if (a.resource != currentResource()) {
+            showResource(a.resource);
+            showStatusMessage(tr("Showing %1, where the first anomaly is").arg(a.resource), 8000);
+        }
+        return;
+    }
 }
 
 void MainWindow::noteResources(const EngineUpdate& update) {
@@ -800,7 +826,7 @@ void MainWindow::onAnomalySelected(const QModelIndex& current) {
     const Anomaly& a = m_anomalies->anomaly(row);
     m_detail->showAnomaly(a, row + 1);
     if (!a.resource.isEmpty())
-        setCurrentResource(a.resource);
+        showResource(a.resource);
     m_rvChart->focusAnomaly(a);
     m_bufferChart->view()->centerOn(double(a.time) / double(kUsPerMs));
 }

@@ -74,7 +74,8 @@ public:
 public slots:
     void applyUpdate(const ws::EngineUpdate& update);
     void setViewPaused(bool paused);
-    // Charts, watcher table and cache table follow the chosen resource.
+    // Charts, watcher table and cache table follow the chosen resource. A choice: from now on
+    // the charts no longer move to the first anomaly's resource by themselves.
     void setCurrentResource(const QString& resource);
     // The watcher and cache tables: every resource's rows, or only the chosen resource's.
     void setTablesShowAllResources(bool all);
@@ -115,6 +116,8 @@ private:
     void chooseScenarioFile();
     void fold(const EngineUpdate& update);
     void noteResources(const EngineUpdate& update);
+    void showResource(const QString& resource); // what setCurrentResource does, as no choice
+    void followFirstAnomaly(const AnomalyList& anomalies);
     void updateStatus(const EngineUpdate& update);
     void updateTabTitles();
     void applyResourceFilter();
@@ -171,6 +174,11 @@ private:
     QHash<QString, CacheSnapshot> m_heldCaches;
     AnomalyList m_heldAnomalies;
 
+    // Until someone picks a resource, the charts move once to the resource of the first warning
+    // or error:
+    // a scenario's trouble is often on a quiet resource that is not the first one listed.
+    bool m_resourcePicked = false;
+    bool m_followedFirstAnomaly = false;
     bool m_finished = false;
     bool m_failed = false;
     QString m_lastError;
