@@ -12,8 +12,7 @@ namespace ws {
 class ObjectStore {
 public:
     const KeyValuePtr& get(KeyId key) const {
-        static const KeyValuePtr none;
-        return key < m_objects.size() ? m_objects[key] : none;
+        return key < m_objects.size() ? m_objects[key] : kNoObject;
     }
     void set(KeyId key, KeyValuePtr object) { exchange(key, std::move(object)); }
     // set() and erase() returning the object they replace, moved out: a cache that keeps the

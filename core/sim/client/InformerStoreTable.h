@@ -17,9 +17,8 @@ public:
     int columns() const { return m_columns; }
 
     const KeyValuePtr& get(KeyId key, int column) const {
-        static const KeyValuePtr none;
         if (key >= m_rowOf.size() || m_rowOf[key] < 0)
-            return none;
+            return kNoObject;
         return m_cells[static_cast<size_t>(m_rowOf[key]) * m_columns + column];
     }
     KeyValuePtr& cell(KeyId key, int column);

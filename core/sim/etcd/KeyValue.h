@@ -37,6 +37,10 @@ struct KeyValue {
     }
 };
 
+// What a lookup of an absent key returns. At namespace scope, so that reading it costs no
+// initialization guard (a function-local static would, on every lookup).
+inline const KeyValuePtr kNoObject;
+
 enum class MvccEventType : std::uint8_t { Put, Delete };
 
 // One revision of the history: a put or a delete of one key (Kubernetes writes one key per txn).

@@ -6,10 +6,6 @@
 
 namespace ws {
 
-namespace {
-const KeyValuePtr kNoValue;
-}
-
 SimEtcd::SimEtcd(const SimKeyspace& keyspace)
     : m_keyspace(keyspace), m_hub(std::make_unique<EtcdWatchHub>(*this)) {}
 
@@ -22,7 +18,7 @@ SimEtcd::KeyState& SimEtcd::state(KeyId key) {
 }
 
 const KeyValuePtr& SimEtcd::get(KeyId key) const {
-    return key < m_keys.size() ? m_keys[key].current : kNoValue;
+    return key < m_keys.size() ? m_keys[key].current : kNoObject;
 }
 
 ResourceVersion SimEtcd::commitPut(TimeUs now, KeyId key, KeyState& st, KeyValuePtr kv) {
