@@ -87,6 +87,8 @@ private slots:
     void anomalyListIsCapped();
     void setSessionClearsEverything();
     void staleUpdatesAreDropped();
+    void markersAreCapped_data();
+    void markersAreCapped();
     void followsFirstAnomalyResource_data();
     void followsFirstAnomalyResource();
     void screenshot();
@@ -322,6 +324,48 @@ void TestMainWindow::staleUpdatesAreDropped() {
     QCOMPARE(window.anomalyModel()->rowCount(), 0); // the old one's stuck-watcher never lands
     QVERIFY(window.lastError().isEmpty());
     QCOMPARE(window.stateText(), QStringLiteral("Live"));
+}
+
+void TestMainWindow::markersAreCapped_data() {
+    QTest::addColumn<int>("batches");
+    QTest::addColumn<int>("perBatch");
+    QTest::newRow("under the cap") << 4 << 1000;
+    QTest::newRow("one storm batch") << 1 << 12000;
+    QTest::newRow("many small batches") << 300 << 20;
+    QTest::newRow("cap crossed mid-batch") << 2 << 3000;
+}
+
+void TestMainWindow::markersAreCapped() {
+    QFETCH(int, batches);
+    QFETCH(int, perBatch);
+    RvTimelineChart chart;
+    qint64 serial = 0;
+    for (int b = 0; b < batches; ++b) {
+        AnomalyList batch;
+        for (int i = 0; i < perBatch; ++i) {
+            const qint64 n = serial + i;
+            // Two resources interleaved, as a storm across a cluster would be.
+            batch.append(anomaly(milliseconds(10 * n), AnomalyKind::StaleObject, Severity::Error,
+                                 n % 4 == 0 ? QStringLiteral("configmaps") : QStringLiteral("pods"),
+                                 1000 + n, QStringLiteral("informer-0"), QStringLiteral("stale")));
+        }
+        chart.addAnomalies(batch, serial);
+        serial += perBatch;
+    }
+    const int total = batches * perBatch;
+    const int pods = total - (total + 3) / 4;
+    const int cap = RvTimelineChart::kMaxMarkersPerResource;
+    QCOMPARE(chart.markersHeld(QStringLiteral("pods")), std::min(pods, cap));
+    QCOMPARE(chart.markersHeld(QStringLiteral("configmaps")), std::min((total + 3) / 4, cap));
+    // The newest are kept: the oldest pods marker left is the cap-th newest pods anomaly.
+    qint64 expectedOldest = -1;
+    int seen = 0;
+    for (qint64 n = total - 1; n >= 0 && seen < cap; --n)
+        if (n % 4 != 0) {
+            expectedOldest = n;
+            ++seen;
+        }
+    QCOMPARE(chart.oldestMarkerSerial(QStringLiteral("pods")), expectedOldest);
 }
 
 void TestMainWindow::followsFirstAnomalyResource_data() {

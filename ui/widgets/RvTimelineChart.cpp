@@ -8,6 +8,7 @@
 #include <QLineSeries>
 #include <QPen>
 #include <QScatterSeries>
+#include <QSet>
 #include <QValueAxis>
 #include <algorithm>
 
@@ -176,14 +177,28 @@ void RvTimelineChart::axesUpdated() {
 }
 
 void RvTimelineChart::addAnomalies(const AnomalyList& batch, qint64 firstSerial) {
+    // A batch is usually about one resource: look its list up once. (Only `last` is kept as a
+    // pointer: a new key may move the hash's values.)
+    QVector<Marker>* last = nullptr;
+    QString lastResource;
+    QSet<QString> touched;
     for (int i = 0; i < batch.size(); ++i) {
         const Anomaly& a = batch.at(i);
-        QVector<Marker>& markers = m_markersByResource[a.resource];
+        if (!last || a.resource != lastResource) {
+            last = &m_markersByResource[a.resource];
+            lastResource = a.resource;
+            touched.insert(a.resource);
+        }
         const Marker m{double(a.time) / double(kUsPerMs), a.rv, firstSerial + i};
         // Anomalies arrive nearly in time order; insert in place to keep binary search valid.
-        auto pos = std::upper_bound(markers.begin(), markers.end(), m.timeMs,
+        auto pos = std::upper_bound(last->begin(), last->end(), m.timeMs,
                                     [](double x, const Marker& mk) { return x < mk.timeMs; });
-        markers.insert(pos, m);
+        last->insert(pos, m);
+    }
+    // Trimmed once per batch: trimming per marker shifted the whole list for each one, which an
+    // anomaly storm turned into most of a frame.
+    for (const QString& resource : std::as_const(touched)) {
+        QVector<Marker>& markers = m_markersByResource[resource];
         if (markers.size() > kMaxMarkersPerResource)
             markers.remove(0, markers.size() - kMaxMarkersPerResource);
     }
@@ -223,6 +238,15 @@ void RvTimelineChart::clearFocus() {
 
 int RvTimelineChart::markerCount() const {
     return int(m_drawnMarkers.size());
+}
+
+int RvTimelineChart::markersHeld(const QString& resource) const {
+    return int(m_markersByResource.value(resource).size());
+}
+
+qint64 RvTimelineChart::oldestMarkerSerial(const QString& resource) const {
+    const auto it = m_markersByResource.constFind(resource);
+    return it == m_markersByResource.cend() || it->isEmpty() ? -1 : it->constFirst().serial;
 }
 
 int RvTimelineChart::pointCount(const QString& seriesName) const {

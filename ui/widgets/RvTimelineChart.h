@@ -33,7 +33,9 @@ public:
     // Also forgets the markers, the watcher lines and their colours.
     void reset() override;
 
-    int markerCount() const;                         // markers drawn by the last replot
+    int markerCount() const;                                  // markers drawn by the last replot
+    int markersHeld(const QString& resource) const;           // kept for it (the oldest go first)
+    qint64 oldestMarkerSerial(const QString& resource) const; // -1 when none
     int pointCount(const QString& seriesName) const; // points in a bound series after decimation
 
 signals:
