@@ -87,6 +87,7 @@ private slots:
     void anomalyListIsCapped();
     void setSessionClearsEverything();
     void staleUpdatesAreDropped();
+    void pausedStormIsBounded();
     void markersAreCapped_data();
     void markersAreCapped();
     void followsFirstAnomalyResource_data();
@@ -324,6 +325,40 @@ void TestMainWindow::staleUpdatesAreDropped() {
     QCOMPARE(window.anomalyModel()->rowCount(), 0); // the old one's stuck-watcher never lands
     QVERIFY(window.lastError().isEmpty());
     QCOMPARE(window.stateText(), QStringLiteral("Live"));
+}
+
+void TestMainWindow::pausedStormIsBounded() {
+    MainWindow window(nullptr);
+    window.anomalyModel()->setMaxRows(100, 10);
+    EngineUpdate first;
+    first.now = seconds(1);
+    first.anomalies = {anomaly(seconds(1), AnomalyKind::WatcherLag, Severity::Warning,
+                               QStringLiteral("pods"), 1, QStringLiteral("w"),
+                               QStringLiteral("0"))};
+    window.applyUpdate(first);
+    window.setViewPaused(true);
+    qint64 rv = 2;
+    for (int u = 0; u < 50; ++u) {
+        EngineUpdate e;
+        e.now = seconds(2 + u);
+        for (int i = 0; i < 20; ++i, ++rv)
+            e.anomalies.append(anomaly(e.now, AnomalyKind::StaleObject, Severity::Error,
+                                       QStringLiteral("pods"), rv, QStringLiteral("w"),
+                                       QString::number(rv)));
+        window.applyUpdate(e);
+        QVERIFY2(window.anomaliesHeld() <= 100 + 10 + 20, qPrintable(QString::number(u)));
+    }
+    QVERIFY(window.stateText().contains(QStringLiteral("1000 new anomalies held")));
+    window.setViewPaused(false);
+    // The list is what it would be had the view never paused: the newest 100, numbered from
+    // the session's start.
+    AnomalyListModel* model = window.anomalyModel();
+    QVERIFY(model->rowCount() <= 100);
+    QCOMPARE(model->droppedCount() + model->rowCount(), 1001);
+    QCOMPARE(model->anomaly(model->rowCount() - 1).rv, rv - 1);
+    QCOMPARE(model->serialOf(model->rowCount() - 1), 1000);
+    QCOMPARE(model->anomaly(0).rv, qint64(1001 - model->rowCount() + 1));
+    QCOMPARE(window.anomaliesHeld(), 0);
 }
 
 void TestMainWindow::markersAreCapped_data() {

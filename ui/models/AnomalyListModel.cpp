@@ -122,7 +122,10 @@ QVariant AnomalyListModel::headerData(int section, Qt::Orientation orientation, 
     return {};
 }
 
-void AnomalyListModel::appendAnomalies(const AnomalyList& batch) {
+void AnomalyListModel::appendAnomalies(const AnomalyList& batch, qint64 missingBefore) {
+    if (missingBefore > 0)
+        dropOldest(int(m_rows.size()));
+    m_dropped += std::max<qint64>(0, missingBefore);
     if (batch.isEmpty())
         return;
     // A batch larger than the whole list: its oldest part is dropped without being shown.

@@ -41,7 +41,10 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
 
-    void appendAnomalies(const AnomalyList& batch);
+    // `missingBefore`: that many anomalies came between the last row and batch[0] but were not
+    // kept (a paused view holds only the newest); they are counted as dropped, and so are all
+    // present rows, which are older still (serials stay contiguous).
+    void appendAnomalies(const AnomalyList& batch, qint64 missingBefore = 0);
     const Anomaly& anomaly(int row) const { return m_rows.at(row); }
     const AnomalyList& anomalies() const { return m_rows; }
     // Forgets every row and the count of dropped ones.

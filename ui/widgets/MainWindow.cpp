@@ -220,6 +220,7 @@ void MainWindow::clearSessionState() {
     m_heldWatchers.clear();
     m_heldCaches.clear();
     m_heldAnomalies.clear();
+    m_heldDropped = 0;
     setViewPaused(false);
 
     m_anomalyView->selectionModel()->clear();
@@ -670,8 +671,14 @@ void MainWindow::applyUpdate(const EngineUpdate& update) {
         for (const CacheSnapshot& c : update.caches)
             m_heldCaches.insert(snapshotKey(c.resource, c.apiserver), c);
         m_heldAnomalies.append(update.anomalies);
-        m_stateLabel->setText(
-            tr("View paused — %1 new anomalies held").arg(m_heldAnomalies.size()));
+        // What the list would drop on resume need not be held: drop it now, in batches.
+        const qsizetype excess = m_heldAnomalies.size() - m_anomalies->maxRows();
+        if (excess > 0 && excess >= m_anomalies->dropBatch()) {
+            m_heldAnomalies.remove(0, excess);
+            m_heldDropped += excess;
+        }
+        const qint64 held = qint64(m_heldAnomalies.size()) + m_heldDropped;
+        m_stateLabel->setText(tr("View paused — %1 new anomalies held").arg(held));
     } else {
         fold(update);
     }
@@ -683,17 +690,18 @@ void MainWindow::applyUpdate(const EngineUpdate& update) {
         onSessionFinished();
 }
 
-void MainWindow::fold(const EngineUpdate& update) {
+void MainWindow::fold(const EngineUpdate& update, qint64 missingAnomalies) {
     m_watchers->applySnapshots(update.watchers);
     m_caches->applySnapshots(update.caches);
     m_bufferChart->applySnapshots(update.caches);
-    if (!update.anomalies.isEmpty()) {
+    if (!update.anomalies.isEmpty() || missingAnomalies > 0) {
         // Keep the newest row in view, as Wireshark does during a live capture, unless the
         // reader scrolled away from the bottom.
         QScrollBar* bar = m_anomalyView->verticalScrollBar();
         const bool atBottom = bar->value() >= bar->maximum();
-        const qint64 firstSerial = m_anomalies->serialOf(m_anomalies->rowCount());
-        m_anomalies->appendAnomalies(update.anomalies);
+        const qint64 firstSerial =
+            m_anomalies->serialOf(m_anomalies->rowCount()) + missingAnomalies;
+        m_anomalies->appendAnomalies(update.anomalies, missingAnomalies);
         m_rvChart->addAnomalies(update.anomalies, firstSerial);
         followFirstAnomaly(update.anomalies);
         if (atBottom && !m_anomalyView->selectionModel()->hasSelection())
@@ -783,9 +791,10 @@ void MainWindow::setViewPaused(bool paused) {
     held.watchers = m_heldWatchers.values().toVector();
     held.caches = m_heldCaches.values().toVector();
     held.anomalies.swap(m_heldAnomalies);
+    const qint64 missing = std::exchange(m_heldDropped, 0);
     m_heldWatchers.clear();
     m_heldCaches.clear();
-    fold(held);
+    fold(held, missing);
     if (m_finished)
         m_stateLabel->setText(tr("Finished"));
 }

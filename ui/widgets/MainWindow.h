@@ -67,6 +67,7 @@ public:
     QString stateText() const;
     QString lastError() const { return m_lastError; }
     int updatesApplied() const { return m_updatesApplied; }
+    int anomaliesHeld() const { return int(m_heldAnomalies.size()); } // in memory, while paused
     // Updates that arrived from a session after the window had moved to another one.
     int staleUpdatesDropped() const { return m_staleUpdates; }
     QString anomalyCountText() const;
@@ -114,7 +115,7 @@ private:
     void showErrorBox(const QString& title, const QString& message);
     void showStatusMessage(const QString& text, int timeoutMs);
     void chooseScenarioFile();
-    void fold(const EngineUpdate& update);
+    void fold(const EngineUpdate& update, qint64 missingAnomalies = 0);
     void noteResources(const EngineUpdate& update);
     void showResource(const QString& resource); // what setCurrentResource does, as no choice
     void followFirstAnomaly(const AnomalyList& anomalies);
@@ -172,7 +173,8 @@ private:
     bool m_paused = false;
     QHash<QString, WatcherSnapshot> m_heldWatchers;
     QHash<QString, CacheSnapshot> m_heldCaches;
-    AnomalyList m_heldAnomalies;
+    AnomalyList m_heldAnomalies; // the newest, at most the anomaly list's size
+    qint64 m_heldDropped = 0;    // held while paused, then dropped for newer ones
 
     // Until someone picks a resource, the charts move once to the resource of the first warning
     // or error:
