@@ -88,6 +88,7 @@ private slots:
     void setSessionClearsEverything();
     void staleUpdatesAreDropped();
     void pausedStormIsBounded();
+    void droppedSelectionKeepsDetails();
     void markersAreCapped_data();
     void markersAreCapped();
     void followsFirstAnomalyResource_data();
@@ -359,6 +360,43 @@ void TestMainWindow::pausedStormIsBounded() {
     QCOMPARE(model->serialOf(model->rowCount() - 1), 1000);
     QCOMPARE(model->anomaly(0).rv, qint64(1001 - model->rowCount() + 1));
     QCOMPARE(window.anomaliesHeld(), 0);
+}
+
+void TestMainWindow::droppedSelectionKeepsDetails() {
+    MainWindow window(nullptr);
+    window.anomalyModel()->setMaxRows(50, 10);
+    const auto batch = [](int from, int count) {
+        AnomalyList list;
+        for (int i = from; i < from + count; ++i)
+            list.append(anomaly(seconds(i), AnomalyKind::StaleObject, Severity::Error,
+                                QStringLiteral("pods"), 100 + i, QStringLiteral("w"),
+                                QStringLiteral("n%1").arg(i)));
+        return list;
+    };
+    EngineUpdate u;
+    u.now = seconds(40);
+    u.anomalies = batch(0, 40);
+    window.applyUpdate(u);
+    // Row 5 is anomaly #6; after 20 more, 10 + 10 were dropped and row 5 is #16 (numbers
+    // count from the session start, as the No. column does).
+    window.selectAnomaly(5);
+    QVERIFY(window.detailPane()->heading().startsWith(QStringLiteral("Anomaly #6:")));
+    u.now = seconds(60);
+    u.anomalies = batch(40, 20);
+    window.applyUpdate(u);
+    QCOMPARE(window.anomalyModel()->droppedCount(), 20);
+    QVERIFY(!window.anomalyView()->selectionModel()->hasSelection());
+    QVERIFY2(window.detailPane()->heading().contains(QStringLiteral("no longer in the list")),
+             qPrintable(window.detailPane()->heading()));
+    QVERIFY(window.detailPane()->text().contains(QStringLiteral("n5")));
+    window.selectAnomaly(5);
+    QVERIFY2(window.detailPane()->heading().startsWith(QStringLiteral("Anomaly #26:")),
+             qPrintable(window.detailPane()->heading()));
+    // A row that stays keeps its selection when older ones go.
+    u.now = seconds(80);
+    u.anomalies = batch(60, 1);
+    window.applyUpdate(u);
+    QVERIFY(window.anomalyView()->selectionModel()->hasSelection());
 }
 
 void TestMainWindow::markersAreCapped_data() {

@@ -143,6 +143,7 @@ void AnomalyListModel::appendAnomalies(const AnomalyList& batch, qint64 missingB
 void AnomalyListModel::dropOldest(int count) {
     if (count <= 0)
         return;
+    emit aboutToDropOldest(count);
     beginRemoveRows({}, 0, count - 1);
     m_rows.remove(0, count);
     m_dropped += count;

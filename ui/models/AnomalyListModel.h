@@ -63,6 +63,11 @@ public:
 
     static QColor severityColor(Severity severity);
 
+signals:
+    // Rows 0..count-1 are about to go, before rowsAboutToBeRemoved: a view reacts to that one by
+    // moving its current row to a neighbour, so whoever wants otherwise must act first.
+    void aboutToDropOldest(int count);
+
 private:
     void dropOldest(int count);
 

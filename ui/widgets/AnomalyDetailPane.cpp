@@ -74,7 +74,7 @@ QString AnomalyDetailPane::kindMeaning(AnomalyKind kind) {
     return {};
 }
 
-void AnomalyDetailPane::showAnomaly(const Anomaly& a, int number) {
+void AnomalyDetailPane::showAnomaly(const Anomaly& a, qint64 number) {
     m_heading->setText(tr("Anomaly #%1: %2").arg(number).arg(kindName(a.kind)));
     const QString absent = tr("(not applicable)");
     const QString color = AnomalyListModel::severityColor(a.severity).name();
@@ -104,6 +104,17 @@ void AnomalyDetailPane::showAnomaly(const Anomaly& a, int number) {
     add(tr("Meaning"), kindMeaning(a.kind));
     html += QStringLiteral("</table>");
     m_fields->setHtml(html);
+}
+
+void AnomalyDetailPane::markDropped() {
+    if (m_lines.isEmpty())
+        return;
+    m_heading->setText(
+        tr("%1 (no longer in the list, which keeps the newest)").arg(m_heading->text()));
+}
+
+QString AnomalyDetailPane::heading() const {
+    return m_heading->text();
 }
 
 void AnomalyDetailPane::clear() {

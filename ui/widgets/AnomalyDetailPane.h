@@ -17,8 +17,12 @@ class AnomalyDetailPane : public QWidget {
 public:
     explicit AnomalyDetailPane(QWidget* parent = nullptr);
 
-    void showAnomaly(const Anomaly& anomaly, int number);
+    // `number`: the anomaly's 1-based number in the session (the list's No. column).
+    void showAnomaly(const Anomaly& anomaly, qint64 number);
+    // The anomaly shown left the list (it keeps only the newest): say so, keep its fields.
+    void markDropped();
     void clear();
+    QString heading() const;
     // "field: value" lines of what is shown (tests, copy).
     QString text() const;
 

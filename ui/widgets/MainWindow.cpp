@@ -143,6 +143,21 @@ MainWindow::MainWindow(Session* session, QWidget* parent, SeriesBuffer::Limits s
     connect(m_rvChart, &RvTimelineChart::anomalyClicked, this, &MainWindow::selectAnomalySerial);
     connect(m_anomalyView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) { onAnomalySelected(current); });
+    // When the list drops the selected row (it keeps the newest), Qt would move the selection
+    // to a neighbour and the detail pane and chart would jump to an unrelated anomaly: clear
+    // the selection instead, and keep the dropped anomaly's details, marked as such.
+    connect(m_anomalies, &AnomalyListModel::aboutToDropOldest, this, [this](int count) {
+        const QModelIndex current = m_anomalyView->selectionModel()->currentIndex();
+        if (!current.isValid())
+            return;
+        const int row = m_anomalyProxy->mapToSource(current).row();
+        if (row >= count)
+            return;
+        m_keepDetail = true;
+        m_anomalyView->selectionModel()->clear();
+        m_keepDetail = false;
+        m_detail->markDropped();
+    });
     // The two charts show one time window: a wheel zoom on either applies to both.
     connect(m_rvChart, &LiveChartView::spanChanged, this, &MainWindow::setSpan);
     connect(m_bufferChart->view(), &LiveChartView::spanChanged, this, &MainWindow::setSpan);
@@ -828,12 +843,13 @@ void MainWindow::selectAnomaly(int sourceRow) {
 
 void MainWindow::onAnomalySelected(const QModelIndex& current) {
     if (!current.isValid()) {
-        m_detail->clear();
+        if (!std::exchange(m_keepDetail, false))
+            m_detail->clear();
         return;
     }
     const int row = m_anomalyProxy->mapToSource(current).row();
     const Anomaly& a = m_anomalies->anomaly(row);
-    m_detail->showAnomaly(a, row + 1);
+    m_detail->showAnomaly(a, m_anomalies->serialOf(row) + 1);
     if (!a.resource.isEmpty())
         showResource(a.resource);
     m_rvChart->focusAnomaly(a);

@@ -180,6 +180,7 @@ private:
     // or error:
     // a scenario's trouble is often on a quiet resource that is not the first one listed.
     bool m_resourcePicked = false;
+    bool m_keepDetail = false; // the selected anomaly is being dropped: its details stay
     bool m_followedFirstAnomaly = false;
     bool m_finished = false;
     bool m_failed = false;
