@@ -122,6 +122,8 @@ private slots:
     void failedSwitchKeepsSession_data();
     void failedSwitchKeepsSession();
     void opensScenarioFile();
+    void restartReadsFileAgain();
+    void restartKeepsSeed();
     void liveSourceHasNoPicker();
     void wheelAndArrowsDoNotSwitch();
 };
@@ -341,6 +343,74 @@ void TestScenarioSwitcher::opensScenarioFile() {
     QCOMPARE(w.anomalyModel()->rowCount(), 0);
 }
 
+void TestScenarioSwitcher::restartReadsFileAgain() {
+    // Edit a scenario file, restart: the new run is of the edited file, from the start.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    ScenarioLoader::builtinNames(); // registers the built-in files' resources
+    const auto copyBuiltin = [&](const QString& name, const QString& path) {
+        QFile builtin(QStringLiteral(":/scenarios/%1.yaml").arg(name));
+        QFile copy(path);
+        return builtin.open(QIODevice::ReadOnly) && copy.open(QIODevice::WriteOnly) &&
+               copy.write(builtin.readAll()) > 0;
+    };
+    const QString path = dir.filePath(QStringLiteral("mine.yaml"));
+    QVERIFY(copyBuiltin(QStringLiteral("too-large-rv-recovers"), path));
+
+    Harness h;
+    QString error;
+    QVERIFY2(h.open(path, 0, &error), qPrintable(error));
+    MainWindow& w = *h.window;
+    QVERIFY(w.restartScenarioAction()->isEnabled());
+    QTRY_COMPARE_WITH_TIMEOUT(w.stateText(), QStringLiteral("Finished"), kRunTimeoutMs);
+    QVERIFY(!kinds(w.anomalyModel()).count(QStringLiteral("retry-loop")));
+
+    QVERIFY(copyBuiltin(QStringLiteral("too-large-rv-loop"), path));
+    QPointer<SimulationSession> old = h.switcher->session();
+    QSignalSpy switched(h.switcher.get(), &ScenarioSwitcher::switched);
+    w.restartScenarioAction()->trigger();
+    QCOMPARE(switched.count(), 1);
+    QCOMPARE(h.switcher->currentScenario(), path);
+    QTRY_VERIFY(old.isNull());
+    QTRY_COMPARE_WITH_TIMEOUT(w.stateText(), QStringLiteral("Finished"), kRunTimeoutMs);
+    QVERIFY(kinds(w.anomalyModel()).count(QStringLiteral("retry-loop")));
+
+    // A file broken in the meantime: the run shown stays, and the window says why.
+    QFile broken(path);
+    QVERIFY(broken.open(QIODevice::WriteOnly));
+    broken.write("name: mine\nbogus: 1\n");
+    broken.close();
+    QPointer<SimulationSession> kept = h.switcher->session();
+    QSignalSpy failed(h.switcher.get(), &ScenarioSwitcher::switchFailed);
+    w.restartScenarioAction()->trigger();
+    QCOMPARE(failed.count(), 1);
+    QVERIFY2(failed.at(0).at(0).toString().contains(QStringLiteral("mine.yaml")),
+             qPrintable(failed.at(0).at(0).toString()));
+    QCOMPARE(h.switcher->session(), kept.data());
+}
+
+void TestScenarioSwitcher::restartKeepsSeed() {
+    // Started with --seed 5: a restart runs seed 5 again; a picked scenario runs with its own.
+    SimulationOptions options;
+    options.scenario = QStringLiteral("healthy");
+    options.speed = 0;
+    options.seed = 5;
+    auto* session = new SimulationSession(options);
+    QString error;
+    QVERIFY2(session->prepare(&error), qPrintable(error));
+    MainWindow w(session);
+    ScenarioSwitcher switcher(&w, session, options);
+    QVERIFY(switcher.session()->description().contains(QStringLiteral("seed 5")));
+    QVERIFY(switcher.restart());
+    QVERIFY2(switcher.session()->description().contains(QStringLiteral("seed 5")),
+             qPrintable(switcher.session()->description()));
+    QVERIFY(switcher.switchTo(QStringLiteral("too-large-rv-loop")));
+    QVERIFY2(switcher.session()->description().contains(QStringLiteral("seed 2")),
+             qPrintable(switcher.session()->description()));
+    QVERIFY(switcher.restart());
+    QVERIFY(switcher.session()->description().contains(QStringLiteral("seed 2")));
+}
+
 void TestScenarioSwitcher::liveSourceHasNoPicker() {
     MainWindow plain(nullptr);
     plain.show();
@@ -356,6 +426,7 @@ void TestScenarioSwitcher::liveSourceHasNoPicker() {
     QVERIFY(!live.scenarioPicker()->isEnabled());
     QCOMPARE(live.scenarioPicker()->toolTip(), QStringLiteral("Watching a live etcd"));
     QVERIFY(!live.openScenarioAction()->isEnabled());
+    QVERIFY(!live.restartScenarioAction()->isEnabled());
 }
 
 void TestScenarioSwitcher::wheelAndArrowsDoNotSwitch() {

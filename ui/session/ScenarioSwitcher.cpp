@@ -5,6 +5,7 @@
 #include "widgets/MainWindow.h"
 #include "widgets/ScenarioPicker.h"
 
+#include <QAction>
 #include <memory>
 
 namespace ws {
@@ -14,8 +15,9 @@ ScenarioSwitcher::ScenarioSwitcher(MainWindow* window, SimulationSession* prepar
     : QObject(parent), m_window(window), m_options(std::move(options)), m_session(prepared),
       m_current(m_options.scenario) {
     m_session->setParent(this);
-    // A --seed is for the scenario it was given with; a picked one runs with the seed its
-    // file chose, which is the one that reproduces its incident.
+    // A --seed is for the scenario it was given with (and its restarts); a picked one runs with
+    // the seed its file chose, which is the one that reproduces its incident.
+    m_currentSeed = m_options.seed;
     m_options.seed.reset();
 
     QString error;
@@ -26,6 +28,7 @@ ScenarioSwitcher::ScenarioSwitcher(MainWindow* window, SimulationSession* prepar
     m_window->setSessionNote(m_session->explanation());
     connect(m_window->scenarioPicker(), &ScenarioPicker::scenarioChosen, this,
             &ScenarioSwitcher::switchTo);
+    connect(m_window->restartScenarioAction(), &QAction::triggered, this, [this] { restart(); });
 }
 
 ScenarioSwitcher::~ScenarioSwitcher() {
@@ -41,8 +44,17 @@ void ScenarioSwitcher::stop() {
 }
 
 bool ScenarioSwitcher::switchTo(const QString& nameOrPath) {
+    return run(nameOrPath, std::nullopt);
+}
+
+bool ScenarioSwitcher::restart() {
+    return run(m_current, m_currentSeed);
+}
+
+bool ScenarioSwitcher::run(const QString& nameOrPath, std::optional<std::uint64_t> seed) {
     SimulationOptions options = m_options;
     options.scenario = nameOrPath;
+    options.seed = seed;
     auto next = std::make_unique<SimulationSession>(options);
     QString error;
     if (!next->prepare(&error)) {
@@ -61,6 +73,7 @@ bool ScenarioSwitcher::switchTo(const QString& nameOrPath) {
     m_session = next.release();
     m_session->setParent(this);
     m_current = nameOrPath;
+    m_currentSeed = seed;
     if (m_window) {
         m_window->setSession(m_session);
         m_window->setSessionNote(m_session->explanation());

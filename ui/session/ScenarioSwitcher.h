@@ -4,6 +4,7 @@
 
 #include <QObject>
 #include <QPointer>
+#include <optional>
 
 namespace ws {
 
@@ -32,6 +33,8 @@ public:
 public slots:
     // A built-in name or a .yaml path; false (and the old session untouched) on failure.
     bool switchTo(const QString& nameOrPath);
+    // The current scenario again from the start, with the same seed (a file is read again).
+    bool restart();
 
 signals:
     void switched(const QString& nameOrPath);
@@ -42,6 +45,9 @@ private:
     SimulationOptions m_options;
     SimulationSession* m_session;
     QString m_current;
+    std::optional<std::uint64_t> m_currentSeed; // unset: the scenario's own
+
+    bool run(const QString& nameOrPath, std::optional<std::uint64_t> seed);
 };
 
 } // namespace ws

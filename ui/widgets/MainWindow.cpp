@@ -281,6 +281,7 @@ void MainWindow::setScenarios(const std::vector<ScenarioSummary>& builtins,
     m_scenarioPickerItem->setVisible(true);
     m_scenarioSeparator->setVisible(true);
     m_openScenarioAction->setEnabled(true);
+    m_restartScenarioAction->setEnabled(true);
 }
 
 void MainWindow::setScenarioPickerUnavailable(const QString& why) {
@@ -292,6 +293,8 @@ void MainWindow::setScenarioPickerUnavailable(const QString& why) {
     m_scenarioSeparator->setVisible(true);
     m_openScenarioAction->setEnabled(false);
     m_openScenarioAction->setToolTip(why);
+    m_restartScenarioAction->setEnabled(false);
+    m_restartScenarioAction->setToolTip(why);
 }
 
 void MainWindow::chooseScenarioFile() {
@@ -368,8 +371,17 @@ void MainWindow::buildActions() {
     m_openScenarioAction->setEnabled(false); // until there is a simulator to switch
     connect(m_openScenarioAction, &QAction::triggered, this, &MainWindow::chooseScenarioFile);
 
+    m_restartScenarioAction =
+        new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Restart Scenario"), this);
+    m_restartScenarioAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_restartScenarioAction->setToolTip(
+        tr("Run the scenario again from the start; a scenario file is read again, so edits to "
+           "it take effect (Ctrl+R)"));
+    m_restartScenarioAction->setEnabled(false); // until there is a simulator to restart
+
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_openScenarioAction);
+    file->addAction(m_restartScenarioAction);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);

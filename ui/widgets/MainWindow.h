@@ -60,6 +60,9 @@ public:
     bool tablesShowAllResources() const;
     ScenarioPicker* scenarioPicker() const { return m_scenarioPicker; }
     QAction* openScenarioAction() const { return m_openScenarioAction; }
+    // Runs the current scenario again from the start (a file is read again): the window asks,
+    // whoever owns the simulator (ScenarioSwitcher) does it.
+    QAction* restartScenarioAction() const { return m_restartScenarioAction; }
     Session* session() const;
     const ChartData& chartData() const { return m_chartData; }
     QString currentResource() const;
@@ -148,6 +151,7 @@ private:
     QAction* m_scenarioPickerItem = nullptr; // the tool bar's handles to show/hide it
     QAction* m_scenarioSeparator = nullptr;
     QAction* m_openScenarioAction = nullptr;
+    QAction* m_restartScenarioAction = nullptr;
     QComboBox* m_resourceBox = nullptr;
     QCheckBox* m_allResourcesBox = nullptr;
     QComboBox* m_spanBox = nullptr;
