@@ -18,8 +18,9 @@ private slots:
         QTest::addColumn<QString>("causeReason");
         QTest::newRow("1.16: no causes") << "1.16" << false << "";
         QTest::newRow("1.17: cause with message only") << "1.17" << true << "";
-        QTest::newRow("1.18: ResourceVersionTooLarge")
-            << "1.18" << true << "ResourceVersionTooLarge";
+        QTest::newRow("1.18.5: cause with message only") << "1.18.5" << true << "";
+        QTest::newRow("1.18.6: ResourceVersionTooLarge")
+            << "1.18.6" << true << "ResourceVersionTooLarge";
         QTest::newRow("1.30: ResourceVersionTooLarge")
             << "1.30" << true << "ResourceVersionTooLarge";
     }

@@ -49,6 +49,12 @@ private slots:
                                         << "1.16" << false;
         QTest::newRow("0.18.9 vs 1.17") << "0.18.9"
                                         << "1.17" << true;
+        QTest::newRow("0.18.9 vs 1.18.5 (message-only cause)") << "0.18.9"
+                                                               << "1.18.5" << true;
+        QTest::newRow("0.18.9 vs 1.18.6 (reason cause)") << "0.18.9"
+                                                         << "1.18.6" << true;
+        QTest::newRow("0.18.6 vs 1.18.6") << "0.18.6"
+                                          << "1.18.6" << false;
         QTest::newRow("0.20 vs 1.16") << "0.20"
                                       << "1.16" << false;
         QTest::newRow("0.22 vs 1.20") << "0.22"

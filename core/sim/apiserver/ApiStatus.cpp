@@ -57,8 +57,9 @@ ApiStatus ApiStatus::tooOldFromEtcd(const ServerProfile& profile) {
 
 ApiStatus ApiStatus::tooLarge(const ServerProfile& profile, ResourceVersion requested,
                               ResourceVersion current) {
-    // Three shapes (seed 002): 1.16 has no causes, 1.17 a cause with only a message, 1.18+ a
-    // cause with reason ResourceVersionTooLarge.
+    // Three shapes (seed 002; client-go's isTooLargeResourceVersionError): 1.16 has no causes,
+    // 1.17.0-1.18.5 a cause with only a message, 1.18.6+ a cause with reason
+    // ResourceVersionTooLarge.
     ApiStatus s;
     s.code = 504;
     s.reason = QStringLiteral("Timeout");
@@ -69,7 +70,7 @@ ApiStatus ApiStatus::tooLarge(const ServerProfile& profile, ResourceVersion requ
     if (profile.minor >= 17) {
         s.hasCause = true;
         s.causeMessage = QStringLiteral("Too large resource version");
-        if (profile.minor >= 18)
+        if (profile.minor > 18 || (profile.minor == 18 && profile.patch >= 6))
             s.causeReason = QStringLiteral("ResourceVersionTooLarge");
     }
     return s;
