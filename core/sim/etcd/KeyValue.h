@@ -25,14 +25,18 @@ struct KeyValue {
 
     std::string_view value() const { return {reinterpret_cast<const char*>(this + 1), valueSize}; }
 
+    // A fill for makeWithTail / SimEtcd::put that copies bytes built elsewhere.
+    static auto copyOf(std::string_view value) {
+        return [value](char* out) {
+            if (!value.empty())
+                std::memcpy(out, value.data(), value.size());
+        };
+    }
+
     static KeyValuePtr make(KeyId key, ResourceVersion createRev, ResourceVersion modRev,
                             std::int64_t version, std::string_view value) {
         return KeyValuePtr::makeWithTail(
-            value.size(),
-            [&](char* tail) {
-                if (!value.empty())
-                    std::memcpy(tail, value.data(), value.size());
-            },
+            value.size(), copyOf(value),
             KeyValue{key, static_cast<std::uint32_t>(value.size()), createRev, modRev, version});
     }
 };

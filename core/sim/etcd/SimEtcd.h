@@ -5,7 +5,6 @@
 #include "detect/ConsistencyOracle.h"
 #include "util/RingQueue.h"
 
-#include <cstring>
 #include <vector>
 
 namespace ws {
@@ -21,10 +20,7 @@ public:
     ~SimEtcd() override;
 
     ResourceVersion put(TimeUs now, KeyId key, std::string_view value) {
-        return put(now, key, value.size(), [&](char* bytes) {
-            if (!value.empty())
-                std::memcpy(bytes, value.data(), value.size());
-        });
+        return put(now, key, value.size(), KeyValue::copyOf(value));
     }
     // The value written in place by fill(char*) into `size` bytes: no copy of a built value.
     template <typename Fill>
