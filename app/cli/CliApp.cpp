@@ -1,13 +1,13 @@
 #include "CliApp.h"
 
-#include "engine/SimulationRunner.h"
+#include "Version.h"
+#include "engine/Session.h"
+#include "engine/SourceOptions.h"
 #include "scenario/ScenarioLoader.h"
-#include "sim/Simulation.h"
+#include "sources/SourceFactory.h"
+#include "sources/etcd/EtcdLoadGenerator.h"
+#include "sources/etcd/EtcdSource.h"
 #include "util/Duration.h"
-#ifdef WS_HAVE_ETCD
-#include "etcd/EtcdLoadGenerator.h"
-#include "etcd/EtcdSession.h"
-#endif
 
 #include <QCommandLineParser>
 #include <QEventLoop>
@@ -47,9 +47,10 @@ const char* kUsage =
     "commands:\n"
     "  scenarios                      list the built-in scenarios\n"
     "  record SOURCE [options]        run a source and record anomalies and timelines\n"
-    "      SOURCE: --scenario NAME|FILE.yaml | --etcd URL[,URL...] [--prefix /registry/]\n"
+    "      SOURCE: --scenario NAME|FILE.yaml [--speed X|max] [--seed N]\n"
+    "            | --etcd URL[,URL...] [--prefix /registry/]\n"
     "              [--cacert CA.pem] [--cert CLIENT.pem] [--key CLIENT-KEY.pem]\n"
-    "      --resources LIST  --duration 30s  --speed X|max  --seed N\n"
+    "      --resources LIST  --duration 30s (scenarios: virtual time; default: their own)\n"
     "      --anomalies FILE.jsonl  --timeline FILE.(csv|jsonl|trace.json)\n"
     "  load --etcd URL[,URL...] [--rate N/s] [--duration 30s] [--objects N] [--compact-every 10s]\n"
     "                                 write Kubernetes-shaped objects (create/update/delete mix)\n";
@@ -90,57 +91,6 @@ int CliApp::run(const QStringList& arguments) {
     return fail(QStringLiteral("unknown command '%1' (try --help)").arg(command));
 }
 
-int CliApp::recordEtcd(const QStringList& endpoints, const QString& prefix,
-                       const QStringList& resources, const QStringList& tls,
-                       std::int64_t durationMs, const QString& anomalies, const QString& timeline) {
-#ifdef WS_HAVE_ETCD
-    EtcdSessionOptions options;
-    options.connect.endpoints = endpoints;
-    options.connect.tls.caFile = tls.value(0);
-    options.connect.tls.certFile = tls.value(1);
-    options.connect.tls.keyFile = tls.value(2);
-    options.prefix = prefix.toStdString();
-    options.resources = resources;
-    options.outputs.anomaliesPath = anomalies;
-    options.outputs.timelinePath = timeline;
-    options.duration = std::chrono::milliseconds(durationMs);
-    QString error;
-    if (!EtcdSession::probe(options.connect, &error))
-        return fail(error, 1);
-    EtcdSession session(options);
-    QEventLoop loop;
-    QString failure;
-    const bool progress = isatty(fileno(stderr));
-    QObject::connect(&session, &Session::failed, &loop, [&](const QString& m) { failure = m; });
-    QObject::connect(&session, &Session::finished, &loop, &QEventLoop::quit);
-    QObject::connect(&session, &Session::updated, &loop, [&](const EngineUpdate& u) {
-        if (progress)
-            err() << QStringLiteral("\r%1  %2 events  %3 events/s ")
-                         .arg(formatDuration(u.now))
-                         .arg(u.totalEvents)
-                         .arg(qRound64(u.eventsPerSecond))
-                  << Qt::flush;
-    });
-    // The session ends itself after the duration; the timer is a backstop.
-    QTimer::singleShot(durationMs + 15000, &loop, [&] { session.stop(); });
-    session.start();
-    loop.exec();
-    session.stop();
-    if (progress)
-        err() << '\n';
-    if (!failure.isEmpty())
-        return fail(failure, 1);
-    QTextStream(stdout) << QStringLiteral("recorded %1 of %2: %3 anomalies\n")
-                               .arg(formatDuration(durationMs * kUsPerMs), session.description())
-                               .arg(session.anomalies().size());
-    return 0;
-#else
-    (void)endpoints, (void)prefix, (void)resources, (void)tls, (void)durationMs, (void)anomalies,
-        (void)timeline;
-    return fail(QStringLiteral("record: this build has no etcd support (gRPC not found)"));
-#endif
-}
-
 int CliApp::load(const QStringList& arguments) {
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
@@ -160,7 +110,6 @@ int CliApp::load(const QStringList& arguments) {
                         .arg(parser.positionalArguments().first()));
     if (!parser.isSet(etcd))
         return fail(QStringLiteral("load: --etcd URL[,URL...] is required"));
-#ifdef WS_HAVE_ETCD
     EtcdLoadOptions options;
     options.connect.endpoints = parser.value(etcd).split(QLatin1Char(','), Qt::SkipEmptyParts);
     options.connect.tls.caFile = parser.value(cacert);
@@ -195,7 +144,7 @@ int CliApp::load(const QStringList& arguments) {
                             .arg(parser.value(objects)));
     }
     QString error;
-    if (!EtcdSession::probe(options.connect, &error))
+    if (!EtcdSource::probe(options.connect, &error))
         return fail(error, 1);
     EtcdLoadGenerator generator(options);
     if (isatty(fileno(stderr)))
@@ -223,9 +172,6 @@ int CliApp::load(const QStringList& arguments) {
                                .arg(st.firstRevision)
                                .arg(st.lastRevision);
     return 0;
-#else
-    return fail(QStringLiteral("load: this build has no etcd support (gRPC not found)"));
-#endif
 }
 
 int CliApp::scenarios() {
@@ -245,124 +191,59 @@ int CliApp::scenarios() {
 int CliApp::record(const QStringList& arguments) {
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    const QCommandLineOption scenario(QStringLiteral("scenario"), {}, QStringLiteral("NAME"));
-    const QCommandLineOption etcd(QStringLiteral("etcd"), {}, QStringLiteral("URLS"));
-    const QCommandLineOption prefix(QStringLiteral("prefix"), {}, QStringLiteral("PREFIX"));
-    const QCommandLineOption kubeconfig(QStringLiteral("kubeconfig"), {}, QStringLiteral("PATH"));
-    const QCommandLineOption context(QStringLiteral("context"), {}, QStringLiteral("NAME"));
-    const QCommandLineOption server(QStringLiteral("server"), {}, QStringLiteral("URL"));
-    const QCommandLineOption resources(QStringLiteral("resources"), {}, QStringLiteral("LIST"));
-    const QCommandLineOption duration(QStringLiteral("duration"), {}, QStringLiteral("D"));
-    const QCommandLineOption speed(QStringLiteral("speed"), {}, QStringLiteral("X"));
-    const QCommandLineOption seed(QStringLiteral("seed"), {}, QStringLiteral("N"));
+    const SourceOptions sourceOptions(parser);
     const QCommandLineOption out(QStringLiteral("out"), {}, QStringLiteral("FILE"));
     const QCommandLineOption anomalies(QStringLiteral("anomalies"), {}, QStringLiteral("FILE"));
     const QCommandLineOption timeline(QStringLiteral("timeline"), {}, QStringLiteral("FILE"));
-    const QCommandLineOption cacert(QStringLiteral("cacert"), {}, QStringLiteral("FILE"));
-    const QCommandLineOption cert(QStringLiteral("cert"), {}, QStringLiteral("FILE"));
-    const QCommandLineOption key(QStringLiteral("key"), {}, QStringLiteral("FILE"));
-    parser.addOptions({scenario, etcd, prefix, kubeconfig, context, server, resources, duration,
-                       speed, seed, out, anomalies, timeline, cacert, cert, key});
+    parser.addOptions({out, anomalies, timeline});
     if (!parser.parse(arguments))
         return fail(QStringLiteral("record: %1").arg(parser.errorText()));
     if (!parser.positionalArguments().isEmpty())
         return fail(QStringLiteral("record: unexpected argument '%1'")
                         .arg(parser.positionalArguments().first()));
-    const int sources = int(parser.isSet(scenario)) + int(parser.isSet(etcd)) +
-                        int(parser.isSet(kubeconfig)) + int(parser.isSet(server));
-    if (sources != 1)
-        return fail(QStringLiteral("record: give exactly one source: --scenario NAME, --etcd URLS, "
-                                   "--kubeconfig PATH or --server URL"));
-    if (parser.isSet(etcd)) {
-        std::int64_t durationMs = 30000; // a live source runs for --duration (default 30s)
-        if (parser.isSet(duration)) {
-            QString error;
-            const auto d =
-                positiveDuration(QStringLiteral("duration"), parser.value(duration), &error);
-            if (!d)
-                return fail(error);
-            durationMs = *d / kUsPerMs;
-        }
-        if (parser.isSet(out))
-            return fail(QStringLiteral("--out: capture files (.wscap) are not supported yet"));
-        return recordEtcd(parser.value(etcd).split(QLatin1Char(','), Qt::SkipEmptyParts),
-                          parser.isSet(prefix) ? parser.value(prefix)
-                                               : QStringLiteral("/registry/"),
-                          parser.value(resources).split(QLatin1Char(','), Qt::SkipEmptyParts),
-                          {parser.value(cacert), parser.value(cert), parser.value(key)}, durationMs,
-                          parser.value(anomalies), parser.value(timeline));
-    }
-    if (!parser.isSet(scenario))
-        return fail(QStringLiteral(
-            "record: --kubeconfig and --server sources are not available in this build yet"));
-
-    SimulationOptions options;
-    options.scenario = parser.value(scenario);
-    if (parser.isSet(duration)) {
-        QString error;
-        const auto d = positiveDuration(QStringLiteral("duration"), parser.value(duration), &error);
-        if (!d)
-            return fail(error);
-        options.duration = *d;
-    }
-    if (parser.isSet(speed)) {
-        const QString v = parser.value(speed);
-        bool ok = false;
-        const double x = v == QLatin1String("max") ? 0.0 : v.toDouble(&ok);
-        if (v != QLatin1String("max") && (!ok || x <= 0 || x > 1e6))
-            return fail(
-                QStringLiteral("--speed: bad value '%1': expected a positive number or 'max'")
-                    .arg(v));
-        options.speed = x;
-    }
-    if (parser.isSet(seed)) {
-        bool ok = false;
-        const qulonglong s = parser.value(seed).toULongLong(&ok);
-        if (!ok)
-            return fail(QStringLiteral("--seed: bad value '%1': expected a non-negative integer")
-                            .arg(parser.value(seed)));
-        options.seed = s;
-    }
-    options.outputs.anomaliesPath = parser.value(anomalies);
-    options.outputs.timelinePath = parser.value(timeline);
-    options.outputs.capturePath = parser.value(out);
-
-    SimulationRunner runner;
     QString error;
-    if (!runner.prepare(options, &error))
+    auto spec = sourceOptions.spec(false, &error);
+    if (!spec)
+        return fail(QStringLiteral("record: %1").arg(error));
+    if (spec->kind != SourceSpec::Kind::Scenario && !spec->duration)
+        spec->duration = seconds(30); // a live source runs for --duration (default 30s)
+    if (parser.isSet(out))
+        return fail(QStringLiteral("--out: capture files (.wscap) are not supported yet"));
+    SessionOutputs outputs;
+    outputs.anomaliesPath = parser.value(anomalies);
+    outputs.timelinePath = parser.value(timeline);
+
+    auto session = Session::prepared(SourceFactory::create(*spec, &error), *spec, outputs, &error);
+    if (!session)
         return fail(error);
-    if (parser.isSet(resources)) {
-        const QStringList known = runner.resources();
-        for (const QString& r : parser.value(resources).split(QLatin1Char(','), Qt::SkipEmptyParts))
-            if (!known.contains(r))
-                return fail(
-                    QStringLiteral("--resources: scenario has no resource '%1' (it has: %2)")
-                        .arg(r, known.join(QStringLiteral(", "))));
-    }
     const bool progress = isatty(fileno(stderr));
-    std::atomic<bool> stop{false};
     TimeUs lastProgress = -kUsPerSecond;
-    const TimeUs total = runner.simulation().duration();
-    const bool ok = runner.run(
-        stop,
-        [&](EngineUpdate&& u) {
+    qint64 anomalyCount = 0;
+    qint64 totalEvents = 0;
+    TimeUs endedAt = 0;
+    const bool ok = session->runHere(
+        [&](const EngineUpdate& u) {
+            anomalyCount += u.anomalies.size();
+            totalEvents = u.totalEvents;
+            endedAt = u.now;
             if (!progress || (u.now - lastProgress < kUsPerSecond && !u.finished))
                 return;
             lastProgress = u.now;
-            err() << QStringLiteral("\r%1 / %2 virtual  %3 events  %4 events/s  %5 anomalies ")
-                         .arg(formatDuration(u.now), formatDuration(total))
+            err() << QStringLiteral("\r%1  %2 events  %3 events/s  %4 anomalies %5")
+                         .arg(formatDuration(u.now))
                          .arg(u.totalEvents)
                          .arg(qRound64(u.eventsPerSecond))
-                         .arg(runner.anomalies().size())
+                         .arg(anomalyCount)
+                         .arg(u.sourceState)
                   << (u.finished ? "\n" : "") << Qt::flush;
         },
-        &error, milliseconds(200));
+        &error);
     if (!ok)
         return fail(error, 1);
     QTextStream(stdout) << QStringLiteral("recorded %1 of %2: %3 events, %4 anomalies\n")
-                               .arg(formatDuration(runner.simulation().now()), runner.description())
-                               .arg(runner.simulation().totalWrites())
-                               .arg(runner.anomalies().size());
+                               .arg(formatDuration(endedAt), session->description())
+                               .arg(totalEvents)
+                               .arg(anomalyCount);
     return 0;
 }
 

@@ -16,9 +16,6 @@ private:
     int record(const QStringList& arguments);
     int load(const QStringList& arguments);
     int usage(int exitCode);
-    int recordEtcd(const QStringList& endpoints, const QString& prefix,
-                   const QStringList& resources, const QStringList& tls, std::int64_t durationMs,
-                   const QString& anomalies, const QString& timeline);
 };
 
 } // namespace ws

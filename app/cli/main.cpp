@@ -1,5 +1,6 @@
 // watchscope-cli: the engine without widgets (SPEC §1).
 #include "CliApp.h"
+#include "Version.h"
 
 #include <QCoreApplication>
 

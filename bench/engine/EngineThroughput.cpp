@@ -1,9 +1,12 @@
 // Throughput of the whole simulated pipeline: simulated etcd -> watch cache -> N watchers ->
 // detectors -> timeline, at --speed max, and memory per cached object. Prints a table.
 //   ws-bench-engine [--quick] [--watchers N] [--repeat N] [--no-memory]
+#include "engine/Pipeline.h"
+#include "engine/SessionLoop.h"
 #include "scenario/Scenario.h"
-#include "sim/Simulation.h"
-#include "sim/apiserver/ApiServer.h"
+#include "sources/sim/SimSource.h"
+#include "sources/sim/Simulation.h"
+#include "sources/sim/apiserver/ApiServer.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -90,27 +93,39 @@ int main(int argc, char** argv) {
         };
         std::vector<Run> runs;
         for (int r = 0; r < repeats; ++r) {
+            // The whole path the programs run: SimSource polled by the SessionLoop into the
+            // Pipeline, which publishes an EngineUpdate every 33 ms (dropped here).
             QString error;
-            auto sim = Simulation::create(benchScenario(row), 1, &error);
-            if (!sim) {
+            Pipeline pipeline;
+            ScenarioSourceSpec spec;
+            spec.speed = 0;
+            spec.seed = 1;
+            SimSource source(benchScenario(row), spec, std::nullopt);
+            if (!source.prepare(&error) || !source.open(pipeline, &error)) {
                 std::fprintf(stderr, "ws-bench-engine: %s\n", qPrintable(error));
                 return 1;
             }
+            Simulation* sim = &source.simulation();
             Run run{};
-            sim->hub().setSink([&](const Anomaly& a) {
-                ++run.anomalies;
-                ++run.kinds[kindName(a.kind)];
-            });
             while (sim->now() < seconds(kWarmUpSeconds))
-                sim->step();
+                source.poll(pipeline);
             const std::int64_t writes0 = sim->totalWrites();
             const std::int64_t deliveries0 = sim->watcherDeliveries();
             const double cpu0 = cpuSeconds();
             QElapsedTimer wall;
             wall.start();
-            while (!sim->finished())
-                sim->step();
+            const std::atomic<bool> stop{false};
+            SessionLoop loop(pipeline, {&source});
+            if (!loop.run(
+                    stop, [](EngineUpdate&&) {}, &error)) {
+                std::fprintf(stderr, "ws-bench-engine: %s\n", qPrintable(error));
+                return 1;
+            }
             run.wallS = double(wall.nsecsElapsed()) / 1e9;
+            for (const Anomaly& a : pipeline.anomalies()) {
+                ++run.anomalies;
+                ++run.kinds[kindName(a.kind)];
+            }
             run.cpuS = cpuSeconds() - cpu0;
             run.events = double(sim->totalWrites() - writes0);
             run.deliveries = double(sim->watcherDeliveries() - deliveries0);
@@ -142,7 +157,8 @@ int main(int argc, char** argv) {
         Scenario s = benchScenario(row);
         s.resources[0].valueBytes = valueBytes;
         QString error;
-        auto sim = Simulation::create(s, 1, &error);
+        Pipeline pipeline;
+        auto sim = Simulation::create(s, 1, pipeline, &error);
         while (!sim->finished())
             sim->step();
         const auto m = sim->apiservers().front()->cachers().front()->cache().memory();

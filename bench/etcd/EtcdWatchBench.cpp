@@ -1,15 +1,16 @@
 // Fills a real etcd with N revisions of ~500 B Kubernetes-shaped values, then drains the whole
 // history twice from the same etcd: `etcdctl watch --prefix --rev=1 --prev-kv -w json /` (stopped
 // when its output reaches the head revision) and WatchScope's decoder + validator
-// (EtcdWatchStream -> EtcdEventProcessor -> DetectorHub). Prints CPU seconds (the child's rusage
+// (EtcdSource: EtcdWatchStream -> frames -> EtcdFrameDecoder -> EtcdEventProcessor -> the
+// pipeline's DetectorHub, polled as the session loop does). Prints CPU seconds (the child's rusage
 // from wait4 for etcdctl, getrusage(RUSAGE_SELF) deltas for WatchScope) and wall time.
 //
 //   ws-bench-etcd [--revisions 500000] [--value-bytes 500] [--objects 5000] [--watch-cache]
 
-#include "EtcdEventProcessor.h"
-#include "EtcdLoadGenerator.h"
 #include "EtcdTestCluster.h"
-#include "EtcdWatchStream.h"
+#include "engine/Pipeline.h"
+#include "sources/etcd/EtcdLoadGenerator.h"
+#include "sources/etcd/EtcdSource.h"
 
 #include <QCoreApplication>
 
@@ -125,28 +126,38 @@ bool runWatchScope(const EtcdConnectOptions& connect, ResourceVersion head, bool
     rusage before{}, after{};
     getrusage(RUSAGE_SELF, &before);
     const auto start = Clock::now();
-    EtcdClient client(connect);
-    EtcdEventProcessor::Options po;
-    po.watchCache = watchCache;
-    EtcdEventProcessor processor(po);
-    EtcdWatchOptions wo;
-    wo.startRevision = 1;
-    EtcdWatchStream stream(client, wo, processor);
-    stream.start();
-    while (processor.stats().lastRevision < head)
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    Pipeline pipeline;
+    EtcdSourceSpec spec;
+    spec.endpoints = connect.endpoints;
+    spec.caFile = connect.tls.caFile;
+    spec.certFile = connect.tls.certFile;
+    spec.keyFile = connect.tls.keyFile;
+    spec.startRevision = 1;
+    spec.watchCache = watchCache;
+    EtcdSource source(spec, std::nullopt);
+    QString error;
+    if (!source.prepare(&error) || !source.open(pipeline, &error)) {
+        std::fprintf(stderr, "ws-bench-etcd: %s\n", qPrintable(error));
+        return false;
+    }
+    while (source.stats().lastRevision < head && source.failure().isEmpty()) {
+        const TimeUs idle = source.poll(pipeline);
+        if (idle > 0)
+            std::this_thread::sleep_for(std::chrono::microseconds(idle));
+    }
     row->wall = std::chrono::duration<double>(Clock::now() - start).count();
-    stream.stop();
+    source.close(pipeline);
     getrusage(RUSAGE_SELF, &after);
     row->cpu = cpuOf(after) - cpuOf(before);
     std::fprintf(stderr, "  WatchScope user %.3f s, sys %.3f s\n",
                  seconds(after.ru_utime) - seconds(before.ru_utime),
                  seconds(after.ru_stime) - seconds(before.ru_stime));
     row->maxRssMb = after.ru_maxrss / 1024;
-    const EtcdProcessorStats st = processor.stats();
+    const EtcdProcessorStats st = source.stats();
     row->events = st.events;
-    if (st.anomalies > 0) {
-        for (const Anomaly& a : processor.anomalies())
+    const qint64 anomalies = pipeline.anomalies().size();
+    if (anomalies > 0) {
+        for (const Anomaly& a : pipeline.anomalies())
             std::fprintf(stderr, "anomaly: %s %s\n", qPrintable(kindName(a.kind)),
                          qPrintable(a.message));
     }
@@ -154,7 +165,7 @@ bool runWatchScope(const EtcdConnectOptions& connect, ResourceVersion head, bool
                  "  WatchScope: %lld events, %lld revisions, %lld protobuf + %lld JSON values "
                  "decoded, %lld anomalies, %lld responses\n",
                  (long long)st.events, (long long)st.revisions, (long long)st.protobufValues,
-                 (long long)st.jsonValues, (long long)st.anomalies, (long long)st.responses);
+                 (long long)st.jsonValues, (long long)anomalies, (long long)st.responses);
     return true;
 }
 

@@ -12,6 +12,7 @@ WatcherId DetectorContext::addWatcher(const WatcherInfo& info) {
     m_watchers.push_back(info);
     m_etcd.push_back(info.layer == WatchLayer::Etcd ? 1 : 0);
     m_everyRevision.push_back(info.seesEveryRevision ? 1 : 0);
+    m_keyHistory.push_back(info.checksKeyHistory ? 1 : 0);
     return id;
 }
 

@@ -2,8 +2,8 @@
 
 #include "ConsistencyOracle.h"
 #include "DetectorThresholds.h"
-#include "Observation.h"
 #include "model/Anomaly.h"
+#include "model/Observation.h"
 
 #include <functional>
 #include <vector>
@@ -27,6 +27,11 @@ public:
     void setSink(Sink sink) { m_sink = std::move(sink); }
     void setHistoryOracle(const HistoryOracle* oracle) { m_history = oracle; }
     const HistoryOracle* historyOracle() const { return m_history; }
+    // The watcher's own source of truth if it named one, else the default.
+    const HistoryOracle* historyOracle(WatcherId w) const {
+        const HistoryOracle* own = m_watchers[static_cast<size_t>(w)].history;
+        return own ? own : m_history;
+    }
 
     WatcherId addWatcher(const WatcherInfo& info);
     const WatcherInfo& watcher(WatcherId w) const { return m_watchers[static_cast<size_t>(w)]; }
@@ -34,6 +39,7 @@ public:
     // Kept apart from WatcherInfo so the per-event path reads one byte, not a QString-laden struct.
     bool isEtcd(WatcherId w) const { return m_etcd[static_cast<size_t>(w)] != 0; }
     bool seesEveryRevision(WatcherId w) const { return m_everyRevision[static_cast<size_t>(w)]; }
+    bool checksKeyHistory(WatcherId w) const { return m_keyHistory[static_cast<size_t>(w)] != 0; }
 
     // An anomaly attributed to watcher w: source from its layer, resource and watcher id filled.
     Anomaly make(WatcherId w, TimeUs now, AnomalyKind kind, Severity severity) const;
@@ -57,6 +63,7 @@ private:
     std::vector<WatcherInfo> m_watchers;
     std::vector<unsigned char> m_etcd;
     std::vector<unsigned char> m_everyRevision;
+    std::vector<unsigned char> m_keyHistory;
     std::int64_t m_raised = 0;
     ResourceVersion m_compactRevision = 0;
 };

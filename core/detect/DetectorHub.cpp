@@ -3,6 +3,7 @@
 #include "DetectorContext.h"
 #include "ErrorStatusDetector.h"
 #include "InitialEventsStalledDetector.h"
+#include "KeyHistoryChecker.h"
 #include "PrevKvNilDetector.h"
 #include "ReliabilityChecker.h"
 #include "RelistStormDetector.h"
@@ -22,7 +23,7 @@ struct DetectorHub::Impl {
     Impl(const KeyTable& keys, DetectorThresholds thresholds)
         : ctx(keys, thresholds), guarantees(ctx), reliability(ctx), timeTravel(ctx), prevKvNil(ctx),
           errorStatus(ctx), retryLoop(ctx), relistStorm(ctx), lag(ctx), stuck(ctx), terminated(ctx),
-          staleObject(ctx), initialEvents(ctx) {}
+          staleObject(ctx), initialEvents(ctx), keyHistory(ctx) {}
 
     DetectorContext ctx;
     WatchGuaranteeChecker guarantees;
@@ -37,6 +38,7 @@ struct DetectorHub::Impl {
     WatcherTerminatedDetector terminated;
     StaleObjectDetector staleObject;
     InitialEventsStalledDetector initialEvents;
+    KeyHistoryChecker keyHistory;
 };
 
 DetectorHub::DetectorHub(const KeyTable& keys, DetectorThresholds thresholds)
@@ -46,6 +48,10 @@ DetectorHub::~DetectorHub() = default;
 
 void DetectorHub::setSink(Sink sink) {
     d->ctx.setSink(std::move(sink));
+}
+
+int DetectorHub::watcherCount() const {
+    return d->ctx.watcherCount();
 }
 
 void DetectorHub::setHistoryOracle(const HistoryOracle* oracle) {
@@ -78,6 +84,13 @@ const WatcherInfo& DetectorHub::watcher(WatcherId id) const {
 void DetectorHub::listStarted(WatcherId w, TimeUs now, const ListRequest& request) {
     d->initialEvents.poll(w, now);
     d->relistStorm.onListStarted(w, now, request);
+    if (d->ctx.checksKeyHistory(w))
+        d->keyHistory.onListStarted(w);
+}
+
+void DetectorHub::listedObjects(WatcherId w, std::span<const ObservedEvent> objects) {
+    if (d->ctx.checksKeyHistory(w))
+        d->keyHistory.onListedObjects(w, objects);
 }
 
 void DetectorHub::listCompleted(WatcherId w, TimeUs now, ResourceVersion listRv,
@@ -85,6 +98,8 @@ void DetectorHub::listCompleted(WatcherId w, TimeUs now, ResourceVersion listRv,
     d->initialEvents.poll(w, now);
     d->timeTravel.onListCompleted(w, now, listRv);
     d->retryLoop.onListCompleted(w, items);
+    if (d->ctx.checksKeyHistory(w))
+        d->keyHistory.onListCompleted(w, listRv);
 }
 
 void DetectorHub::listFailed(WatcherId w, TimeUs now, const ObservedStatus& status) {
@@ -101,6 +116,8 @@ void DetectorHub::watchOpened(WatcherId w, TimeUs now, const WatchRequest& reque
     d->timeTravel.onWatchOpened(w, request);
     d->terminated.onWatchOpened(w, now);
     d->initialEvents.onWatchOpened(w, now, request);
+    if (d->ctx.checksKeyHistory(w))
+        d->keyHistory.onWatchOpened(w, request);
 }
 
 void DetectorHub::watchResponse(WatcherId w, TimeUs now, std::span<const ObservedEvent> events) {
@@ -108,6 +125,8 @@ void DetectorHub::watchResponse(WatcherId w, TimeUs now, std::span<const Observe
     if (events.empty()) [[unlikely]]
         return;
     d->initialEvents.poll(w, now);
+    if (d->ctx.checksKeyHistory(w)) [[unlikely]]
+        d->keyHistory.onResponse(w, now, events);
     d->guarantees.onResponse(w, now, events);
     if (d->ctx.isEtcd(w)) {
         d->prevKvNil.onResponse(w, now, events);

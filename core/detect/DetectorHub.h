@@ -2,8 +2,8 @@
 
 #include "ConsistencyOracle.h"
 #include "DetectorThresholds.h"
-#include "Observation.h"
 #include "model/Anomaly.h"
+#include "model/Observation.h"
 
 #include <functional>
 #include <memory>
@@ -38,11 +38,14 @@ public:
 
     WatcherId registerWatcher(const WatcherInfo& info);
     const WatcherInfo& watcher(WatcherId id) const;
+    int watcherCount() const;
 
     // Lists (Kubernetes LIST, etcd paged Range).
     void listStarted(WatcherId w, TimeUs now, const ListRequest& request);
     void listCompleted(WatcherId w, TimeUs now, ResourceVersion listRv, std::int64_t items);
     void listFailed(WatcherId w, TimeUs now, const ObservedStatus& status);
+    // Objects a list returned (one page at a time), for the checks that remember every key.
+    void listedObjects(WatcherId w, std::span<const ObservedEvent> objects);
 
     // Watches. A response is what arrived in one piece: one etcd WatchResponse (fragments already
     // merged), or one Kubernetes watch event.

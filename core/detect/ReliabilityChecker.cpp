@@ -14,7 +14,7 @@ void ReliabilityChecker::onResponse(WatcherId w, TimeUs now,
                                     std::span<const ObservedEvent> events) {
     Stream& s = m_streams[static_cast<size_t>(w)];
     const bool every = m_ctx.seesEveryRevision(w);
-    const HistoryOracle* oracle = m_ctx.historyOracle();
+    const HistoryOracle* oracle = m_ctx.historyOracle(w);
     for (const ObservedEvent& e : events) {
         const ResourceVersion rv = e.rv;
         if (!s.known) [[unlikely]] {

@@ -49,11 +49,16 @@ struct EngineUpdate {
     bool finished = false;
     qint64 totalEvents = 0;     // events written to the source of truth so far
     double eventsPerSecond = 0; // wall-clock ingest rate
+    QString sourceState; // "connecting to http://…", "" when the sources have nothing to say
     QVector<CacheSnapshot> caches;
     QVector<WatcherSnapshot> watchers;
     AnomalyList anomalies; // raised since the previous update
     QVector<SeriesDelta> series;
 };
+
+// Folds `newer` into `older` when the consumer has not taken `older` yet: snapshots, totals and
+// the state are the newer ones; anomalies and samples of both are kept, in order.
+void mergeUpdate(EngineUpdate& older, EngineUpdate&& newer);
 
 } // namespace ws
 

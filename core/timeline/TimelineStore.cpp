@@ -65,6 +65,7 @@ struct TimelineStore::Impl {
     std::vector<Series> series;
     QHash<std::pair<QString, QString>, SeriesId> ids;
     std::vector<Listener> listeners;
+    std::function<bool(const QString&)> keep;
     std::size_t retained = 0;
 
     bool valid(SeriesId id) const {
@@ -107,7 +108,13 @@ TimelineStore::TimelineStore(TimelineLimits limits) : d(std::make_unique<Impl>()
 
 TimelineStore::~TimelineStore() = default;
 
+void TimelineStore::setResourceFilter(std::function<bool(const QString&)> keep) {
+    d->keep = std::move(keep);
+}
+
 SeriesId TimelineStore::series(const QString& resource, const QString& name) {
+    if (d->keep && !d->keep(resource))
+        return kHiddenSeries;
     const auto key = std::make_pair(resource, name);
     if (auto it = d->ids.constFind(key); it != d->ids.constEnd())
         return it.value();

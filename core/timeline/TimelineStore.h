@@ -10,6 +10,8 @@
 namespace ws {
 
 using SeriesId = int;
+// What series() answers for a resource the store does not keep; appending to it does nothing.
+constexpr SeriesId kHiddenSeries = -1;
 
 struct TimelinePoint {
     TimeUs time = 0;
@@ -38,7 +40,10 @@ public:
     TimelineStore(const TimelineStore&) = delete;
     TimelineStore& operator=(const TimelineStore&) = delete;
 
-    SeriesId series(const QString& resource, const QString& name);           // finds or creates
+    // Resources the store keeps (the user's --resources); unset: every one. Set before series().
+    void setResourceFilter(std::function<bool(const QString&)> keep);
+    // Finds or creates; kHiddenSeries for a resource the filter drops.
+    SeriesId series(const QString& resource, const QString& name);
     SeriesId findSeries(const QString& resource, const QString& name) const; // -1 if absent
     const QString& resource(SeriesId id) const;
     const QString& name(SeriesId id) const;

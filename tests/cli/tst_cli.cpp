@@ -2,6 +2,7 @@
 // errors, files written.
 #include <QFile>
 #include <QProcess>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -124,6 +125,36 @@ private slots:
         QVERIFY(t.open(QIODevice::ReadOnly));
         QVERIFY(t.readLine().startsWith(firstLine.toUtf8()));
         QVERIFY(t.size() > 10000);
+    }
+
+    // --resources applies to every source; the simulator's timeline then holds only them.
+    void recordOnlyTheChosenResources() {
+        QTemporaryDir dir;
+        const QString timeline = dir.filePath("t.csv");
+        const Result r = cli({"record", "--scenario", "healthy", "--resources", "pods",
+                              "--duration", "10s", "--speed", "max", "--timeline", timeline});
+        QCOMPARE(r.exitCode, 0);
+        QFile t(timeline);
+        QVERIFY(t.open(QIODevice::ReadOnly));
+        QCOMPARE(t.readLine().trimmed(), QByteArray("time_ms,resource,series,value"));
+        QSet<QByteArray> resources;
+        qint64 rows = 0;
+        while (!t.atEnd()) {
+            const QList<QByteArray> cols = t.readLine().split(',');
+            QVERIFY(cols.size() == 4);
+            resources.insert(cols[1]);
+            ++rows;
+        }
+        QVERIFY(rows > 1000);
+        QCOMPARE(resources, QSet<QByteArray>{"pods"}); // healthy also has configmaps
+    }
+
+    // Options of another kind of source are an error, not silently ignored.
+    void optionOfAnotherSource() {
+        const Result r = cli({"record", "--scenario", "healthy", "--prefix", "/x/"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QLatin1String("--prefix only applies to --etcd")),
+                 qPrintable(r.err));
     }
 };
 

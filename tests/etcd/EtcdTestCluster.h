@@ -4,7 +4,7 @@
 // the etcd tests and the benchmark. Members are stopped by PID (QProcess) and can be killed and
 // restarted on the same ports and data.
 
-#include "EtcdClient.h"
+#include "sources/etcd/EtcdClient.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -1,9 +1,9 @@
 // Decoding of Kubernetes keys and stored values (no etcd needed).
 
-#include "EtcdLoadGenerator.h"
-#include "EtcdWireWatchResponse.h"
-#include "KubernetesKeyDecoder.h"
+#include "kube/KubernetesKeyDecoder.h"
 #include "rpc.pb.h"
+#include "sources/etcd/EtcdLoadGenerator.h"
+#include "sources/etcd/EtcdWireWatchResponse.h"
 
 #include <QTest>
 

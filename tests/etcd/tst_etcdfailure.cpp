@@ -1,4 +1,4 @@
-#include "EtcdClient.h"
+#include "sources/etcd/EtcdClient.h"
 
 #include <QTest>
 #include <grpcpp/support/status.h>

@@ -1,11 +1,12 @@
 // The etcd stream validator on synthetic watch responses: what WatchScope adds to the detector
 // hub (IsCreate, PrevKV content) and what the hub raises from the observations it is fed.
 
-#include "EtcdEventProcessor.h"
-#include "EtcdLoadGenerator.h"
-#include "EtcdWireWatchResponse.h"
+#include "engine/Pipeline.h"
 #include "model/AnomalyKind.h"
 #include "rpc.pb.h"
+#include "sources/etcd/EtcdEventProcessor.h"
+#include "sources/etcd/EtcdLoadGenerator.h"
+#include "sources/etcd/EtcdWireWatchResponse.h"
 
 #include <QTest>
 
@@ -123,13 +124,14 @@ void TestEtcdValidation::stream() {
     QFETCH(std::vector<std::vector<Ev>>, responses);
     QFETCH(QStringList, expected);
     QFETCH(QString, evidence);
-    EtcdEventProcessor p({});
+    Pipeline pipeline;
+    EtcdEventProcessor p({}, pipeline);
     p.listStarted(false);
     p.listCompleted(1, 0); // an empty keyspace at revision 1
     p.watchOpened(2, QStringLiteral("http://test"));
     for (const auto& r : responses)
         p.watchResponse(response(r));
-    const AnomalyList anomalies = p.anomalies();
+    const AnomalyList anomalies = pipeline.anomalies();
     QStringList kinds;
     for (const Anomaly& a : anomalies)
         kinds << kindName(a.kind);

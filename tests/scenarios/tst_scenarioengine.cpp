@@ -1,9 +1,9 @@
 // The engine behaviours the built-in scenarios rely on, one at a time: bookmarks and watch-cache
 // sizing by server version, and what a client does when its apiserver is gone with and without
 // a load balancer in front.
-#include "../sim/SimHarness.h"
 #include "scenario/ScenarioLoader.h"
-#include "sim/Simulation.h"
+#include "sim/SimHarness.h"
+#include "sources/sim/Simulation.h"
 
 #include <QSet>
 #include <QTest>
@@ -15,7 +15,8 @@ namespace {
 
 QSet<QString> runKinds(const Scenario& scenario, std::uint64_t seed) {
     QString error;
-    auto sim = Simulation::create(scenario, seed, &error);
+    Pipeline pipeline;
+    auto sim = Simulation::create(scenario, seed, pipeline, &error);
     if (!sim)
         qFatal("%s", qPrintable(error));
     QSet<QString> kinds;

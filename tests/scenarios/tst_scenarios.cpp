@@ -2,9 +2,9 @@
 // kinds because the simulated machinery behaves that way, nothing else of severity error, the same
 // kinds for different seeds, in well under 20 s of wall time; editing a scenario's profile to the
 // fixed version makes its anomaly go away; broken scenario files are rejected with file and line.
-#include "engine/SimulationRunner.h"
 #include "scenario/ScenarioLoader.h"
-#include "sim/Simulation.h"
+#include "sim/ScenarioRun.h"
+#include "sources/sim/Simulation.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -25,26 +25,17 @@ struct Run {
 };
 
 Run runFile(const QString& scenario, std::uint64_t seed) {
-    SimulationRunner runner;
-    SimulationOptions options;
-    options.scenario = scenario;
-    options.speed = 0; // --speed max
-    options.seed = seed;
-    QString error;
     QElapsedTimer timer;
     timer.start();
-    if (!runner.prepare(options, &error))
-        qFatal("%s", qPrintable(error));
-    std::atomic<bool> stop{false};
-    if (!runner.run(stop, {}, &error))
-        qFatal("%s", qPrintable(error));
-    return Run{runner.anomalies(), timer.elapsed()};
+    AnomalyList anomalies = test::runScenarioToEnd(scenario, seed).anomalies; // --speed max
+    return Run{anomalies, timer.elapsed()};
 }
 
 // Runs a scenario held in memory (e.g. with an edited profile) to its end.
 AnomalyList runScenario(const Scenario& scenario, std::uint64_t seed) {
     QString error;
-    auto sim = Simulation::create(scenario, seed, &error);
+    Pipeline pipeline;
+    auto sim = Simulation::create(scenario, seed, pipeline, &error);
     if (!sim)
         qFatal("%s", qPrintable(error));
     AnomalyList anomalies;

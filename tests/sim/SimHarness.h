@@ -3,12 +3,12 @@
 // A small cluster for tests: the real simulated etcd, detectors and one apiserver, driven tick by
 // tick on the virtual clock.
 #include "detect/DetectorHub.h"
-#include "sim/SeededRandom.h"
-#include "sim/SimContext.h"
-#include "sim/apiserver/ApiServer.h"
-#include "sim/etcd/EtcdWatchHub.h"
-#include "sim/etcd/SimEtcd.h"
-#include "sim/etcd/SimKeyspace.h"
+#include "sources/sim/SimContext.h"
+#include "sources/sim/apiserver/ApiServer.h"
+#include "sources/sim/etcd/EtcdWatchHub.h"
+#include "sources/sim/etcd/SimEtcd.h"
+#include "sources/sim/etcd/SimKeyspace.h"
+#include "util/SeededRandom.h"
 
 #include <memory>
 
@@ -43,7 +43,8 @@ struct SimHarness {
         etcd.put(ctx.now, keys[static_cast<size_t>(i) % keys.size()], std::string(300, 'w'));
     }
 
-    SimKeyspace keyspace;
+    KeyTable keyTable;
+    SimKeyspace keyspace{keyTable};
     SimEtcd etcd;
     DetectorHub hub;
     SeededRandom rng{7};

@@ -1,6 +1,6 @@
-#include "sim/apiserver/ApiStatus.h"
-#include "sim/apiserver/ServerProfile.h"
-#include "sim/client/ClientProfile.h"
+#include "kube/ApiStatus.h"
+#include "kube/ClientProfile.h"
+#include "kube/ServerProfile.h"
 
 #include <QTest>
 

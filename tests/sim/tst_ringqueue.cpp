@@ -1,4 +1,4 @@
-#include "sim/Rc.h"
+#include "kube/Rc.h"
 #include "util/RingQueue.h"
 
 #include <QTest>

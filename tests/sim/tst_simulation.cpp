@@ -1,6 +1,6 @@
-#include "engine/SimulationRunner.h"
 #include "scenario/ScenarioLoader.h"
-#include "sim/Simulation.h"
+#include "sim/ScenarioRun.h"
+#include "sources/sim/Simulation.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -12,19 +12,7 @@ namespace {
 
 AnomalyList runToEnd(const QString& scenario, std::uint64_t seed,
                      std::optional<TimeUs> duration = {}) {
-    SimulationRunner runner;
-    SimulationOptions options;
-    options.scenario = scenario;
-    options.speed = 0;
-    options.seed = seed;
-    options.duration = duration;
-    QString error;
-    if (!runner.prepare(options, &error))
-        qFatal("%s", qPrintable(error));
-    std::atomic<bool> stop{false};
-    if (!runner.run(stop, {}, &error))
-        qFatal("%s", qPrintable(error));
-    return runner.anomalies();
+    return test::runScenarioToEnd(scenario, seed, duration).anomalies;
 }
 
 QString describe(const AnomalyList& list) {
@@ -71,15 +59,9 @@ private slots:
     }
 
     void healthyProgresses() {
-        SimulationRunner runner;
-        SimulationOptions options;
-        options.speed = 0;
-        options.duration = seconds(30);
-        QString error;
-        QVERIFY(runner.prepare(options, &error));
-        std::atomic<bool> stop{false};
-        QVERIFY(runner.run(stop, {}, &error));
-        Simulation& sim = runner.simulation();
+        test::ScenarioRun run =
+            test::runScenarioToEnd(QStringLiteral("healthy"), std::nullopt, seconds(30));
+        Simulation& sim = run.simulation();
         QCOMPARE(sim.now(), seconds(30));
         QVERIFY(sim.totalWrites() > 1500);
         QVERIFY(sim.watcherDeliveries() > 5000);

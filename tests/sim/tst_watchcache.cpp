@@ -1,4 +1,4 @@
-#include "sim/apiserver/WatchCache.h"
+#include "kube/WatchCache.h"
 
 #include <QTest>
 

@@ -30,24 +30,44 @@ using namespace ws::test;
 
 namespace {
 
+// A source that only names itself: the test plays the engine.
+class ScriptedSource : public Source {
+public:
+    ScriptedSource(QString description, QStringList resources)
+        : m_description(std::move(description)), m_resources(std::move(resources)) {}
+    QString description() const override { return m_description; }
+    QString kind() const override { return QStringLiteral("scripted"); }
+    bool prepare(QString*) override { return true; }
+    bool open(Pipeline&, QString*) override { return true; }
+    TimeUs poll(Pipeline&) override { return milliseconds(10); }
+    bool finished() const override { return true; }
+    void close(Pipeline&) override {}
+    QStringList resources() const override { return m_resources; }
+    TimeUs now() const override { return 0; }
+    qint64 totalEvents() const override { return 0; }
+    void snapshot(QVector<CacheSnapshot>&, QVector<WatcherSnapshot>&) const override {}
+
+private:
+    QString m_description;
+    QStringList m_resources;
+};
+
+std::vector<std::unique_ptr<Source>> scripted(QString description, QStringList resources) {
+    std::vector<std::unique_ptr<Source>> v;
+    v.push_back(std::make_unique<ScriptedSource>(std::move(description), std::move(resources)));
+    return v;
+}
+
 // A Session whose "engine" is the test: it emits the updates the test hands it, from the same
 // thread, so the window's queued connections are exercised as in the program.
 class ScriptedSession : public Session {
 public:
     explicit ScriptedSession(QString description = QStringLiteral("scripted, seed 7"),
                              QStringList resources = {QStringLiteral("pods")})
-        : m_description(std::move(description)), m_resources(std::move(resources)) {}
-    QString description() const override { return m_description; }
-    QStringList resources() const override { return m_resources; }
-    void start() override {}
-    void stop() override {}
+        : Session(scripted(std::move(description), std::move(resources)), {}) {}
     void push(const EngineUpdate& u) { emit updated(u); }
     void fail(const QString& m) { emit failed(m); }
     void finish() { emit finished(); }
-
-private:
-    QString m_description;
-    QStringList m_resources;
 };
 
 EngineUpdate denseUpdate(int index, int pointsPerSeries, double stepMs) {

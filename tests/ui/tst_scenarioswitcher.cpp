@@ -2,13 +2,14 @@
 // scenario's rows and nothing of the old one; a switch that cannot happen keeps the old session
 // running and says why.
 #include "charts/ChartData.h"
-#include "engine/SimulationSession.h"
+#include "engine/Session.h"
 #include "models/AnomalyFilterProxy.h"
 #include "models/AnomalyListModel.h"
 #include "models/CacheTableModel.h"
 #include "models/WatcherTableModel.h"
 #include "scenario/ScenarioLoader.h"
 #include "session/ScenarioSwitcher.h"
+#include "sources/SourceFactory.h"
 #include "widgets/MainWindow.h"
 #include "widgets/ScenarioPicker.h"
 
@@ -44,21 +45,20 @@ struct Harness {
     std::vector<std::unique_ptr<QAbstractItemModelTester>> testers;
 
     bool open(const QString& scenario, double speed, QString* error) {
-        SimulationOptions options;
-        options.scenario = scenario;
-        options.speed = speed;
-        auto* session = new SimulationSession(options);
-        if (!session->prepare(error)) {
-            delete session;
+        SourceSpec spec;
+        spec.scenario.scenario = scenario;
+        spec.scenario.speed = speed;
+        Session* session =
+            Session::prepared(SourceFactory::create(spec, error), spec, {}, error).release();
+        if (!session)
             return false;
-        }
         window = std::make_unique<MainWindow>(session);
         for (QAbstractItemModel* m : std::initializer_list<QAbstractItemModel*>{
                  window->watcherModel(), window->cacheModel(), window->anomalyModel(),
                  window->anomalyProxy()})
             testers.push_back(std::make_unique<QAbstractItemModelTester>(
                 m, QAbstractItemModelTester::FailureReportingMode::QtTest));
-        switcher = std::make_unique<ScenarioSwitcher>(window.get(), session, options);
+        switcher = std::make_unique<ScenarioSwitcher>(window.get(), session, spec);
         window->resize(1400, 900);
         window->show();
         if (!QTest::qWaitForWindowExposed(window.get())) {
@@ -214,7 +214,7 @@ void TestScenarioSwitcher::switchesScenario() {
         QVERIFY(oldAnomalies > 0);
     w.selectAnomaly(oldAnomalies - 1); // something in the detail pane to be cleared
 
-    QPointer<SimulationSession> old = h.switcher->session();
+    QPointer<Session> old = h.switcher->session();
     QSignalSpy switched(h.switcher.get(), &ScenarioSwitcher::switched);
     pick(w.scenarioPicker(), to);
     QCOMPARE(switched.count(), 1);
@@ -281,7 +281,7 @@ void TestScenarioSwitcher::failedSwitchKeepsSession() {
     QVERIFY2(h.open(QStringLiteral("healthy"), 1, &error), qPrintable(error));
     MainWindow& w = *h.window;
     QTRY_VERIFY(w.watcherModel()->rowCount() > 0);
-    SimulationSession* before = h.switcher->session();
+    Session* before = h.switcher->session();
     const int rows = w.watcherModel()->rowCount();
 
     QSignalSpy failed(h.switcher.get(), &ScenarioSwitcher::switchFailed);
@@ -366,7 +366,7 @@ void TestScenarioSwitcher::restartReadsFileAgain() {
     QVERIFY(!kinds(w.anomalyModel()).count(QStringLiteral("retry-loop")));
 
     QVERIFY(copyBuiltin(QStringLiteral("too-large-rv-loop"), path));
-    QPointer<SimulationSession> old = h.switcher->session();
+    QPointer<Session> old = h.switcher->session();
     QSignalSpy switched(h.switcher.get(), &ScenarioSwitcher::switched);
     w.restartScenarioAction()->trigger();
     QCOMPARE(switched.count(), 1);
@@ -380,7 +380,7 @@ void TestScenarioSwitcher::restartReadsFileAgain() {
     QVERIFY(broken.open(QIODevice::WriteOnly));
     broken.write("name: mine\nbogus: 1\n");
     broken.close();
-    QPointer<SimulationSession> kept = h.switcher->session();
+    QPointer<Session> kept = h.switcher->session();
     QSignalSpy failed(h.switcher.get(), &ScenarioSwitcher::switchFailed);
     w.restartScenarioAction()->trigger();
     QCOMPARE(failed.count(), 1);
@@ -391,15 +391,16 @@ void TestScenarioSwitcher::restartReadsFileAgain() {
 
 void TestScenarioSwitcher::restartKeepsSeed() {
     // Started with --seed 5: a restart runs seed 5 again; a picked scenario runs with its own.
-    SimulationOptions options;
-    options.scenario = QStringLiteral("healthy");
-    options.speed = 0;
-    options.seed = 5;
-    auto* session = new SimulationSession(options);
+    SourceSpec spec;
+    spec.scenario.scenario = QStringLiteral("healthy");
+    spec.scenario.speed = 0;
+    spec.scenario.seed = 5;
     QString error;
-    QVERIFY2(session->prepare(&error), qPrintable(error));
+    Session* session =
+        Session::prepared(SourceFactory::create(spec, &error), spec, {}, &error).release();
+    QVERIFY2(session, qPrintable(error));
     MainWindow w(session);
-    ScenarioSwitcher switcher(&w, session, options);
+    ScenarioSwitcher switcher(&w, session, spec);
     QVERIFY(switcher.session()->description().contains(QStringLiteral("seed 5")));
     QVERIFY(switcher.restart());
     QVERIFY2(switcher.session()->description().contains(QStringLiteral("seed 5")),

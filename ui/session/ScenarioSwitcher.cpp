@@ -1,7 +1,8 @@
 #include "ScenarioSwitcher.h"
 
-#include "engine/SimulationSession.h"
+#include "engine/Session.h"
 #include "scenario/ScenarioLoader.h"
+#include "sources/SourceFactory.h"
 #include "widgets/MainWindow.h"
 #include "widgets/ScenarioPicker.h"
 
@@ -10,15 +11,15 @@
 
 namespace ws {
 
-ScenarioSwitcher::ScenarioSwitcher(MainWindow* window, SimulationSession* prepared,
-                                   SimulationOptions options, QObject* parent)
-    : QObject(parent), m_window(window), m_options(std::move(options)), m_session(prepared),
-      m_current(m_options.scenario) {
+ScenarioSwitcher::ScenarioSwitcher(MainWindow* window, Session* prepared, SourceSpec spec,
+                                   QObject* parent)
+    : QObject(parent), m_window(window), m_spec(std::move(spec)), m_session(prepared),
+      m_current(m_spec.scenario.scenario) {
     m_session->setParent(this);
     // A --seed is for the scenario it was given with (and its restarts); a picked one runs with
     // the seed its file chose, which is the one that reproduces its incident.
-    m_currentSeed = m_options.seed;
-    m_options.seed.reset();
+    m_currentSeed = m_spec.scenario.seed;
+    m_spec.scenario.seed.reset();
 
     QString error;
     std::vector<ScenarioSummary> builtins = ScenarioLoader::builtinSummaries(&error);
@@ -52,12 +53,13 @@ bool ScenarioSwitcher::restart() {
 }
 
 bool ScenarioSwitcher::run(const QString& nameOrPath, std::optional<std::uint64_t> seed) {
-    SimulationOptions options = m_options;
-    options.scenario = nameOrPath;
-    options.seed = seed;
-    auto next = std::make_unique<SimulationSession>(options);
+    SourceSpec spec = m_spec;
+    spec.scenario.scenario = nameOrPath;
+    spec.scenario.seed = seed;
     QString error;
-    if (!next->prepare(&error)) {
+    std::unique_ptr<Session> next =
+        Session::prepared(SourceFactory::create(spec, &error), spec, {}, &error);
+    if (!next) {
         if (m_window) {
             m_window->scenarioPicker()->setCurrentScenario(m_current);
             m_window->showSwitchError(error);
@@ -66,10 +68,9 @@ bool ScenarioSwitcher::run(const QString& nameOrPath, std::optional<std::uint64_
         return false;
     }
 
-    SimulationSession* old = m_session;
-    // Stopped before the window lets go of it: after stop() returns no further update can be
-    // queued, and the ones already queued are dropped by the window.
-    old->stop();
+    Session* old = m_session;
+    // The window lets go of the old session first: updates it still delivers are dropped. It
+    // stops on its own thread and deletes itself; the GUI thread never waits for it.
     m_session = next.release();
     m_session->setParent(this);
     m_current = nameOrPath;
@@ -79,7 +80,7 @@ bool ScenarioSwitcher::run(const QString& nameOrPath, std::optional<std::uint64_
         m_window->setSessionNote(m_session->explanation());
         m_window->scenarioPicker()->setCurrentScenario(nameOrPath);
     }
-    old->deleteLater();
+    old->stopLater();
     m_session->start();
     emit switched(nameOrPath);
     return true;

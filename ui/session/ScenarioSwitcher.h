@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine/SimulationRunner.h"
+#include "engine/SourceSpec.h"
 
 #include <QObject>
 #include <QPointer>
@@ -9,7 +9,7 @@
 namespace ws {
 
 class MainWindow;
-class SimulationSession;
+class Session;
 
 // Runs the window's simulator on the scenario picked in it, without restarting the program. The
 // new session is prepared first (same speed, the scenario's own seed): when that fails the old
@@ -19,13 +19,13 @@ class SimulationSession;
 class ScenarioSwitcher : public QObject {
     Q_OBJECT
 public:
-    // `prepared` is the session the window shows now (prepared, maybe not started); `options`
-    // are the ones it was made with.
-    ScenarioSwitcher(MainWindow* window, SimulationSession* prepared, SimulationOptions options,
+    // `prepared` is the session the window shows now (prepared, maybe not started); `spec` is
+    // the scenario source it was made with (speed, --resources carry over to picked ones).
+    ScenarioSwitcher(MainWindow* window, Session* prepared, SourceSpec spec,
                      QObject* parent = nullptr);
     ~ScenarioSwitcher() override;
 
-    SimulationSession* session() const { return m_session; }
+    Session* session() const { return m_session; }
     QString currentScenario() const { return m_current; }
     void start();
     void stop();
@@ -42,8 +42,8 @@ signals:
 
 private:
     QPointer<MainWindow> m_window;
-    SimulationOptions m_options;
-    SimulationSession* m_session;
+    SourceSpec m_spec;
+    Session* m_session;
     QString m_current;
     std::optional<std::uint64_t> m_currentSeed; // unset: the scenario's own
 

@@ -735,8 +735,9 @@ void MainWindow::fold(const EngineUpdate& update, qint64 missingAnomalies) {
             m_anomalyView->scrollToBottom();
     }
     updateTabTitles();
+    // A live source says what its transport is doing ("Connecting to …", "Reconnecting …").
     if (!m_finished && !m_failed)
-        m_stateLabel->setText(tr("Live"));
+        m_stateLabel->setText(update.sourceState.isEmpty() ? tr("Live") : update.sourceState);
 }
 
 void MainWindow::followFirstAnomaly(const AnomalyList& anomalies) {

@@ -1,0 +1,109 @@
+#include "Pipeline.h"
+
+#include "Source.h"
+
+namespace ws {
+
+Pipeline::Pipeline(PipelineOptions options)
+    : m_options(std::move(options)), m_hub(m_keys), m_wallStart(QDateTime::currentDateTimeUtc()) {
+    if (!m_options.resources.all()) {
+        const ResourceFilter filter = m_options.resources;
+        m_timeline.setResourceFilter([filter](const QString& r) { return filter.shows(r); });
+    }
+    m_hub.setSink([this](const Anomaly& a) { onAnomaly(a); });
+    m_timeline.addListener([this](SeriesId id, TimeUs t, double v) {
+        const auto i = static_cast<std::size_t>(id);
+        if (i >= m_pendingSeries.size())
+            m_pendingSeries.resize(i + 1);
+        m_pendingSeries[i].append(QPointF(static_cast<double>(t) / kUsPerMs, v));
+    });
+}
+
+Pipeline::~Pipeline() {
+    closeOutputs(nullptr);
+}
+
+bool Pipeline::openOutputs(QString* error) {
+    m_wallStart = QDateTime::currentDateTimeUtc();
+    return m_recorder.open(m_options.outputs, m_wallStart, m_timeline, error);
+}
+
+bool Pipeline::closeOutputs(QString* error) {
+    return m_recorder.close(error);
+}
+
+void Pipeline::connectionOpened(const ConnectionInfo& connection) {
+    for (FrameTap* t : m_taps)
+        t->connectionOpened(connection);
+}
+
+void Pipeline::frameReceived(const Frame& frame) {
+    ++m_frames;
+    m_bytes += frame.bytes.size();
+    for (FrameTap* t : m_taps)
+        t->frameReceived(frame);
+}
+
+void Pipeline::onAnomaly(const Anomaly& in) {
+    Anomaly anomaly = in;
+    if (anomaly.resource.isEmpty() && !anomaly.key.isEmpty()) {
+        for (const auto& resolve : m_resolvers) {
+            anomaly.resource = resolve(anomaly.key);
+            if (!anomaly.resource.isEmpty())
+                break;
+        }
+    }
+    if (!m_options.resources.showsAnomalyOf(anomaly.resource))
+        return;
+    m_all.push_back(anomaly);
+    m_pending.push_back(anomaly);
+    m_recorder.record(anomaly);
+}
+
+EngineUpdate Pipeline::takeUpdate(const std::vector<Source*>& sources, bool finished,
+                                  TimeUs wallNow) {
+    EngineUpdate u;
+    u.finished = finished;
+    QStringList states;
+    for (const Source* s : sources) {
+        u.now = std::max(u.now, s->now());
+        u.totalEvents += s->totalEvents();
+        QVector<CacheSnapshot> caches;
+        QVector<WatcherSnapshot> watchers;
+        s->snapshot(caches, watchers);
+        for (CacheSnapshot& c : caches)
+            if (m_options.resources.shows(c.resource))
+                u.caches.push_back(std::move(c));
+        for (WatcherSnapshot& w : watchers)
+            if (m_options.resources.shows(w.resource))
+                u.watchers.push_back(std::move(w));
+        const QString state = s->state();
+        if (!state.isEmpty())
+            states << state;
+    }
+    u.sourceState = states.join(QStringLiteral("; "));
+    if (wallNow - m_rateWall >= kUsPerSecond / 2 || finished) {
+        if (wallNow > m_rateWall)
+            m_rate = static_cast<double>(u.totalEvents - m_rateEvents) * kUsPerSecond /
+                     static_cast<double>(wallNow - m_rateWall);
+        m_rateEvents = u.totalEvents;
+        m_rateWall = wallNow;
+    }
+    u.eventsPerSecond = m_rate;
+    u.anomalies = std::move(m_pending);
+    m_pending.clear();
+    for (std::size_t id = 0; id < m_pendingSeries.size(); ++id) {
+        QVector<QPointF>& points = m_pendingSeries[id];
+        if (points.isEmpty())
+            continue;
+        SeriesDelta d;
+        d.resource = m_timeline.resource(static_cast<SeriesId>(id));
+        d.series = m_timeline.name(static_cast<SeriesId>(id));
+        d.points = std::move(points);
+        points.clear();
+        u.series.push_back(std::move(d));
+    }
+    return u;
+}
+
+} // namespace ws

@@ -1,0 +1,86 @@
+#pragma once
+
+#include "EngineUpdate.h"
+#include "Frame.h"
+#include "ResourceFilter.h"
+#include "SessionOutputs.h"
+#include "SessionRecorder.h"
+#include "detect/DetectorHub.h"
+#include "model/KeyTable.h"
+#include "timeline/TimelineStore.h"
+
+#include <QDateTime>
+#include <vector>
+
+namespace ws {
+
+class Source;
+
+struct PipelineOptions {
+    ResourceFilter resources;
+    SessionOutputs outputs;
+};
+
+// The one pipeline every source feeds: the key table, the DetectorHub (one for all sources, so
+// a client moving between apiservers is seen by one set of detectors), the TimelineStore, the
+// output files, the resource filter, the frame taps, and the assembly of EngineUpdates with
+// their events/s rate. Not thread-safe: lives on the session thread (built before it starts).
+class Pipeline {
+public:
+    explicit Pipeline(PipelineOptions options = {});
+    ~Pipeline();
+    Pipeline(const Pipeline&) = delete;
+    Pipeline& operator=(const Pipeline&) = delete;
+
+    KeyTable& keys() { return m_keys; }
+    DetectorHub& hub() { return m_hub; }
+    TimelineStore& timeline() { return m_timeline; }
+    const ResourceFilter& resources() const { return m_options.resources; }
+
+    // Opens the files the user asked for (a bad path fails before any work); wall-clock start
+    // of the session is now.
+    bool openOutputs(QString* error);
+    bool closeOutputs(QString* error);
+    QDateTime wallStart() const { return m_wallStart; }
+
+    // For a watcher over many resources (an etcd keyspace): the resource of an anomaly that
+    // names a key but no resource. The first resolver with an answer wins.
+    void addKeyResourceResolver(std::function<QString(const QString& key)> resolver) {
+        m_resolvers.push_back(std::move(resolver));
+    }
+
+    // The capture seam: sources report their connections and every frame they decode.
+    void addTap(FrameTap* tap) { m_taps.push_back(tap); }
+    void connectionOpened(const ConnectionInfo& connection);
+    void frameReceived(const Frame& frame);
+    std::int64_t framesReceived() const { return m_frames; }
+    std::int64_t bytesReceived() const { return m_bytes; }
+
+    // Everything since the previous update: anomalies and samples in full, snapshots of now.
+    EngineUpdate takeUpdate(const std::vector<Source*>& sources, bool finished, TimeUs wallNow);
+
+    const AnomalyList& anomalies() const { return m_all; } // every anomaly shown so far
+
+private:
+    void onAnomaly(const Anomaly& anomaly);
+
+    PipelineOptions m_options;
+    KeyTable m_keys;
+    DetectorHub m_hub;
+    TimelineStore m_timeline;
+    SessionRecorder m_recorder;
+    QDateTime m_wallStart;
+    std::vector<FrameTap*> m_taps;
+    std::vector<std::function<QString(const QString&)>> m_resolvers;
+    std::int64_t m_frames = 0;
+    std::int64_t m_bytes = 0;
+    AnomalyList m_all;
+    AnomalyList m_pending;
+    std::vector<QVector<QPointF>> m_pendingSeries; // by SeriesId
+    // Ingest rate over at least half a second of wall time.
+    qint64 m_rateEvents = 0;
+    TimeUs m_rateWall = 0;
+    double m_rate = 0;
+};
+
+} // namespace ws

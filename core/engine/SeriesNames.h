@@ -1,0 +1,38 @@
+#pragma once
+
+#include <QString>
+
+namespace ws::series {
+
+// SPEC §3 series names, in one place for every source. Per-apiserver series of the second and
+// later apiservers carry the suffix ":apiserver-N"; the first one's are unsuffixed.
+
+inline QString apiserverSuffix(int apiserver) {
+    return apiserver == 0 ? QString() : QStringLiteral(":apiserver-%1").arg(apiserver);
+}
+inline QString headRv() {
+    return QStringLiteral("head_rv");
+}
+inline QString cacheRv(const QString& suffix = {}) {
+    return QStringLiteral("cache_rv") + suffix;
+}
+inline QString bufferUsed(const QString& suffix = {}) {
+    return QStringLiteral("buffer_used") + suffix;
+}
+inline QString bufferCapacity(const QString& suffix = {}) {
+    return QStringLiteral("buffer_capacity") + suffix;
+}
+inline QString bufferOldestRv(const QString& suffix = {}) {
+    return QStringLiteral("buffer_oldest_rv") + suffix;
+}
+inline QString watcherRv(const QString& watcher) {
+    return QStringLiteral("watcher_rv:") + watcher;
+}
+inline QString watcherLag(const QString& watcher) {
+    return QStringLiteral("watcher_lag:") + watcher;
+}
+inline QString watcherLagSeconds(const QString& watcher) {
+    return QStringLiteral("watcher_lag_seconds:") + watcher;
+}
+
+} // namespace ws::series

@@ -1,0 +1,36 @@
+#pragma once
+
+#include "EngineUpdate.h"
+
+#include <atomic>
+#include <functional>
+#include <vector>
+
+namespace ws {
+
+class Pipeline;
+class Source;
+
+// The one loop that drives a session, on the calling thread: polls every source, sleeps when
+// none has work, and hands the pipeline's batched EngineUpdate to `publish` at most every
+// publishInterval of wall time, and once more, finished, at the end. Session runs it on its
+// thread; tests and benchmarks may run it directly.
+class SessionLoop {
+public:
+    using Publish = std::function<void(EngineUpdate&&)>;
+
+    SessionLoop(Pipeline& pipeline, std::vector<Source*> sources,
+                TimeUs publishInterval = milliseconds(33));
+
+    // Until every source has finished, one has failed, or `stop` is set. Closes the sources and
+    // the output files. False with one line in *error when a source failed or a file could not
+    // be written.
+    bool run(const std::atomic<bool>& stop, const Publish& publish, QString* error);
+
+private:
+    Pipeline& m_pipeline;
+    std::vector<Source*> m_sources;
+    TimeUs m_publishInterval;
+};
+
+} // namespace ws

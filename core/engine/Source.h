@@ -1,0 +1,57 @@
+#pragma once
+
+#include "EngineUpdate.h"
+#include "model/ResourceVersion.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace ws {
+
+class Pipeline;
+
+// One transport turned into observations: the simulator, an etcd gRPC watch, a kube-apiserver
+// over HTTP, a capture file. A source only describes what it received: it feeds the pipeline's
+// DetectorHub and TimelineStore (through Pipeline) and answers snapshots; anomalies, outputs,
+// the resource filter, rates and the ≤ 30/s EngineUpdate are the pipeline's and the session's.
+//
+// Threads: prepare() runs on the thread that builds the session (the GUI thread: it must not
+// wait on the network); open(), poll(), snapshot() and close() run on the session thread. A
+// source may run transport threads of its own; what they receive reaches poll() as frames.
+class Source {
+public:
+    virtual ~Source() = default;
+
+    virtual QString description() const = 0; // one line, never credentials
+    virtual QString explanation() const { return {}; }
+    virtual QString kind() const = 0; // "simulator", "etcd", "cluster", "capture"
+
+    // Checks the input without touching the network (loads files, validates options); false
+    // with one clear line in *error. Called once, before open().
+    virtual bool prepare(QString* error) = 0;
+    // Attaches to the pipeline (watchers, series) and starts transport threads. Must not block
+    // on the network: connecting happens on the source's own threads.
+    virtual bool open(Pipeline& pipeline, QString* error) = 0;
+    // Does a slice of work (a simulator tick, the frames received since the last call) and
+    // returns how long, in wall-clock µs, until it has more to do (0: call again at once).
+    virtual TimeUs poll(Pipeline& pipeline) = 0;
+    virtual bool finished() const = 0;
+    // Non-empty once the source has given up (the session ends with this line).
+    virtual QString failure() const { return {}; }
+    // One line about the transport: "connecting to http://…", "watching", "" when nothing to say.
+    virtual QString state() const { return {}; }
+    // Stops transport threads; the last observations still reach the pipeline.
+    virtual void close(Pipeline& pipeline) = 0;
+
+    // The resources it offers now (a live source learns more as it goes).
+    virtual QStringList resources() const = 0;
+    // Session time of the source: virtual for the simulator, since open() for live sources.
+    virtual TimeUs now() const = 0;
+    // Events written to the source of truth (simulator) or received (live), for the rate.
+    virtual qint64 totalEvents() const = 0;
+    // The caches and watchers as they are now (the pipeline filters them by resource).
+    virtual void snapshot(QVector<CacheSnapshot>& caches,
+                          QVector<WatcherSnapshot>& watchers) const = 0;
+};
+
+} // namespace ws

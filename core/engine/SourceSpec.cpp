@@ -1,0 +1,50 @@
+#include "SourceSpec.h"
+
+namespace ws {
+
+QString SourceSpec::kindName(Kind kind) {
+    switch (kind) {
+    case Kind::Scenario:
+        return QStringLiteral("scenario");
+    case Kind::Etcd:
+        return QStringLiteral("etcd");
+    case Kind::Kubeconfig:
+        return QStringLiteral("kubeconfig");
+    case Kind::Server:
+        return QStringLiteral("server");
+    case Kind::AuditLog:
+        return QStringLiteral("audit log");
+    }
+    return {};
+}
+
+QString SourceSpec::describe() const {
+    switch (kind) {
+    case Kind::Scenario: {
+        const QString speed =
+            scenario.speed <= 0 ? QStringLiteral("max") : QStringLiteral("%1x").arg(scenario.speed);
+        QString d = QStringLiteral("scenario %1").arg(scenario.scenario);
+        if (scenario.seed)
+            d += QStringLiteral(", seed %1").arg(*scenario.seed);
+        return d + QStringLiteral(", speed %1").arg(speed);
+    }
+    case Kind::Etcd: {
+        QString d = QStringLiteral("etcd %1, prefix %2")
+                        .arg(etcd.endpoints.join(QLatin1Char(',')), etcd.prefix);
+        if (etcd.tls())
+            d += QStringLiteral(", TLS");
+        return d;
+    }
+    case Kind::Kubeconfig:
+        return QStringLiteral("kubeconfig %1%2")
+            .arg(kubeconfig,
+                 context.isEmpty() ? QString() : QStringLiteral(", context ") + context);
+    case Kind::Server:
+        return QStringLiteral("apiserver %1").arg(servers.join(QLatin1Char(',')));
+    case Kind::AuditLog:
+        return QStringLiteral("audit log %1").arg(auditLogs.join(QLatin1Char(',')));
+    }
+    return {};
+}
+
+} // namespace ws

@@ -1,0 +1,42 @@
+#pragma once
+
+#include "model/Observation.h"
+#include "model/ResourceVersion.h"
+
+#include <QByteArray>
+#include <QString>
+
+namespace ws {
+
+struct ServerProfile;
+
+// A metav1.Status as the apiserver returns it (list error body, or a watch ERROR event object).
+struct ApiStatus {
+    int code = 0; // 0: transport failure (connection refused), no HTTP status
+    QString reason;
+    QString message;
+    bool hasCause = false;
+    QString causeReason; // may be empty even with a cause (1.17 shape)
+    QString causeMessage;
+    int retryAfterSeconds = 0;
+
+    QByteArray toJson() const;
+    ObservedStatus toObserved(ResourceVersion requested = 0) const;
+
+    static ApiStatus tooOld(const ServerProfile& profile, ResourceVersion requested,
+                            ResourceVersion oldestMinusOne);
+    static ApiStatus tooOldFromEtcd(const ServerProfile& profile);
+    static ApiStatus tooLarge(const ServerProfile& profile, ResourceVersion requested,
+                              ResourceVersion current);
+    static ApiStatus prevKvNil(const QString& key, ResourceVersion modRevision, bool isDelete);
+    static ApiStatus connectionRefused(const QString& server);
+    // A load balancer in front of a dead apiserver accepts the connection and drops it: the
+    // client sees EOF / connection reset, not "connection refused".
+    static ApiStatus connectionReset(const QString& server);
+    bool isConnectionRefused() const {
+        return code == 0 && reason == QLatin1String("ConnectionRefused");
+    }
+    static ApiStatus etcdUnavailable();
+};
+
+} // namespace ws

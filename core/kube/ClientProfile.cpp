@@ -1,0 +1,84 @@
+#include "ClientProfile.h"
+
+#include "ApiStatus.h"
+
+#include <QStringList>
+
+namespace ws {
+
+bool ClientProfile::isTooLargeResourceVersion(const ApiStatus& s) const {
+    if (s.code != 504)
+        return false;
+    switch (tooLarge) {
+    case TooLargeRecognition::None:
+        return false;
+    case TooLargeRecognition::Causes:
+        return s.hasCause &&
+               (s.causeReason == QLatin1String("ResourceVersionTooLarge") ||
+                (s.reason == QLatin1String("Timeout") &&
+                 s.causeMessage.contains(QLatin1String("Too large resource version"))));
+    case TooLargeRecognition::Full:
+        return (s.hasCause &&
+                (s.causeReason == QLatin1String("ResourceVersionTooLarge") ||
+                 s.causeMessage.contains(QLatin1String("Too large resource version")))) ||
+               s.message.contains(QLatin1String("Too large resource version"));
+    }
+    return false;
+}
+
+ClientProfile::ListRv ClientProfile::relistResourceVersion(std::int64_t lastSyncRv,
+                                                           bool rvUnavailable) const {
+    ListRv r;
+    if (alwaysListFromZero)
+        return r;
+    if (rvUnavailable) {
+        r.empty = true;
+        r.limit = 500;
+        return r;
+    }
+    r.rv = lastSyncRv; // 0 means "0": never synced
+    return r;
+}
+
+bool ClientProfile::isExpired(const ApiStatus& s) const {
+    return s.code == 410 &&
+           (s.reason == QLatin1String("Expired") || s.reason == QLatin1String("Gone"));
+}
+
+QStringList ClientProfile::knownNames() {
+    return {QStringLiteral("0.16"),   QStringLiteral("0.18.0"), QStringLiteral("0.18.6"),
+            QStringLiteral("0.18.9"), QStringLiteral("0.20"),   QStringLiteral("0.22"),
+            QStringLiteral("current")};
+}
+
+std::optional<ClientProfile> ClientProfile::fromName(const QString& name, QString* error) {
+    ClientProfile p;
+    p.name = name;
+    if (name == QLatin1String("0.16")) {
+        p.alwaysListFromZero = true;
+        p.expiredListFallback = false;
+        p.tooLarge = TooLargeRecognition::None;
+        p.rewatchOnTooManyRequests = false;
+    } else if (name.startsWith(QLatin1String("0.18.")) && name.mid(5).toInt() <= 6) {
+        p.tooLarge = TooLargeRecognition::None;
+        p.rewatchOnTooManyRequests = false;
+    } else if (name == QLatin1String("0.18.9") || name == QLatin1String("0.20") ||
+               name == QLatin1String("0.22")) {
+        p.tooLarge = TooLargeRecognition::Causes;
+        p.rewatchOnTooManyRequests = name == QLatin1String("0.22");
+    } else if (name == QLatin1String("current")) {
+        p.tooLarge = TooLargeRecognition::Full;
+    } else if (name == QLatin1String("current-watchlist")) {
+        p.tooLarge = TooLargeRecognition::Full;
+        p.watchList = true;
+    } else {
+        if (error)
+            *error = QStringLiteral("unknown client-go profile '%1' (known: %2)")
+                         .arg(name, knownNames().join(QStringLiteral(", ")) +
+                                        QStringLiteral(", current-watchlist"));
+        return std::nullopt;
+    }
+    return p;
+}
+
+} // namespace ws

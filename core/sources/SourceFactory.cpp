@@ -1,0 +1,27 @@
+#include "SourceFactory.h"
+
+#include "sources/etcd/EtcdSource.h"
+#include "sources/sim/SimSource.h"
+
+namespace ws {
+
+std::vector<std::unique_ptr<Source>> SourceFactory::create(const SourceSpec& spec, QString* error) {
+    std::vector<std::unique_ptr<Source>> sources;
+    switch (spec.kind) {
+    case SourceSpec::Kind::Scenario:
+        sources.push_back(std::make_unique<SimSource>(spec.scenario, spec.duration));
+        return sources;
+    case SourceSpec::Kind::Etcd:
+        sources.push_back(std::make_unique<EtcdSource>(spec.etcd, spec.duration));
+        return sources;
+    case SourceSpec::Kind::Kubeconfig:
+    case SourceSpec::Kind::Server:
+    case SourceSpec::Kind::AuditLog:
+        break;
+    }
+    *error = QStringLiteral("the %1 source is not available in this build yet")
+                 .arg(SourceSpec::kindName(spec.kind));
+    return sources;
+}
+
+} // namespace ws

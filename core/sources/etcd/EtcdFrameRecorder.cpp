@@ -1,0 +1,71 @@
+#include "EtcdFrameRecorder.h"
+
+#include "EtcdFrameKind.h"
+#include "EtcdWireRangeResponse.h"
+#include "EtcdWireWatchResponse.h"
+
+#include <QDataStream>
+#include <QIODevice>
+
+namespace ws {
+
+namespace {
+
+template <typename... Fields> QByteArray control(const Fields&... fields) {
+    QByteArray bytes;
+    QDataStream out(&bytes, QIODevice::WriteOnly);
+    out.setVersion(QDataStream::Qt_6_4);
+    (out << ... << fields);
+    return bytes;
+}
+
+QByteArray copyOf(const std::string& bytes) {
+    return QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size()));
+}
+
+} // namespace
+
+void EtcdFrameRecorder::push(std::uint16_t kind, QByteArray bytes) {
+    Frame f;
+    f.connection = m_connection;
+    f.received = m_clock();
+    f.kind = kind;
+    f.bytes = std::move(bytes);
+    m_queue.push(std::move(f));
+}
+
+void EtcdFrameRecorder::statusReceived(ResourceVersion headerRevision) {
+    push(std::uint16_t(EtcdFrameKind::Status), control(qint64(headerRevision)));
+}
+
+void EtcdFrameRecorder::listStarted(bool relist) {
+    push(std::uint16_t(EtcdFrameKind::ListStarted), control(relist));
+}
+
+void EtcdFrameRecorder::rangePage(const WireRangeResponse& page) {
+    push(std::uint16_t(EtcdFrameKind::RangeResponse), copyOf(page.bytes()));
+}
+
+void EtcdFrameRecorder::listCompleted(ResourceVersion listRevision, std::int64_t items) {
+    push(std::uint16_t(EtcdFrameKind::ListCompleted), control(qint64(listRevision), qint64(items)));
+}
+
+void EtcdFrameRecorder::listFailed(const QString& message, bool compacted) {
+    push(std::uint16_t(EtcdFrameKind::ListFailed), control(message, compacted));
+}
+
+void EtcdFrameRecorder::watchCreateSent(ResourceVersion startRevision, const QString& endpoint) {
+    push(std::uint16_t(EtcdFrameKind::WatchCreateSent), control(qint64(startRevision), endpoint));
+}
+
+void EtcdFrameRecorder::watchReceived(const WireWatchResponse& response) {
+    push(std::uint16_t(EtcdFrameKind::WatchResponse), copyOf(response.bytes()));
+}
+
+void EtcdFrameRecorder::watchBroken(const QString& message, bool transport,
+                                    std::chrono::milliseconds retryIn) {
+    push(std::uint16_t(EtcdFrameKind::WatchBroken),
+         control(message, transport, qint64(retryIn.count())));
+}
+
+} // namespace ws

@@ -1,0 +1,89 @@
+#include "SimSource.h"
+
+#include "Simulation.h"
+#include "scenario/ScenarioLoader.h"
+
+namespace ws {
+
+SimSource::SimSource(ScenarioSourceSpec spec, std::optional<TimeUs> duration)
+    : m_spec(std::move(spec)), m_duration(duration) {}
+
+SimSource::SimSource(Scenario scenario, ScenarioSourceSpec spec, std::optional<TimeUs> duration)
+    : m_spec(std::move(spec)), m_duration(duration), m_scenario(std::move(scenario)) {}
+
+SimSource::~SimSource() = default;
+
+std::uint64_t SimSource::seed() const {
+    return m_spec.seed.value_or(m_scenario ? m_scenario->seed : 0);
+}
+
+QString SimSource::description() const {
+    const QString speed =
+        m_spec.speed <= 0 ? QStringLiteral("max") : QStringLiteral("%1x").arg(m_spec.speed);
+    return QStringLiteral("scenario %1, seed %2, speed %3")
+        .arg(m_scenario ? m_scenario->name : m_spec.scenario)
+        .arg(seed())
+        .arg(speed);
+}
+
+QString SimSource::explanation() const {
+    return m_scenario ? m_scenario->explanation : QString();
+}
+
+bool SimSource::prepare(QString* error) {
+    if (m_scenario)
+        return true;
+    m_scenario = ScenarioLoader::load(m_spec.scenario, error);
+    return m_scenario.has_value();
+}
+
+bool SimSource::open(Pipeline& pipeline, QString* error) {
+    m_sim = Simulation::create(*m_scenario, seed(), pipeline, error);
+    if (!m_sim)
+        return false;
+    if (m_duration)
+        m_sim->setDuration(*m_duration);
+    return true;
+}
+
+TimeUs SimSource::poll(Pipeline&) {
+    if (!m_wall.isValid())
+        m_wall.start();
+    if (m_spec.speed > 0) {
+        // Ahead of the requested pace: wait until the wall clock catches up.
+        const TimeUs wallNow = m_wall.nsecsElapsed() / 1000;
+        const auto target = static_cast<TimeUs>(static_cast<double>(wallNow) * m_spec.speed);
+        if (m_sim->now() >= target)
+            return std::max<TimeUs>(
+                1, static_cast<TimeUs>(static_cast<double>(m_sim->now() - target) / m_spec.speed));
+    }
+    m_sim->step();
+    return 0;
+}
+
+bool SimSource::finished() const {
+    return m_sim && m_sim->finished();
+}
+
+void SimSource::close(Pipeline&) {}
+
+QStringList SimSource::resources() const {
+    return m_scenario ? m_scenario->resourceNames() : QStringList();
+}
+
+TimeUs SimSource::now() const {
+    return m_sim ? m_sim->now() : 0;
+}
+
+qint64 SimSource::totalEvents() const {
+    return m_sim ? m_sim->totalWrites() : 0;
+}
+
+void SimSource::snapshot(QVector<CacheSnapshot>& caches, QVector<WatcherSnapshot>& watchers) const {
+    if (!m_sim)
+        return;
+    caches = m_sim->cacheSnapshots();
+    watchers = m_sim->watcherSnapshots();
+}
+
+} // namespace ws

@@ -1,0 +1,218 @@
+#include "ApiServer.h"
+#include "kube/CacherRules.h"
+
+#include "EtcdBackedWatch.h"
+#include "sources/sim/SimContext.h"
+#include "sources/sim/etcd/SimEtcd.h"
+
+#include <algorithm>
+
+namespace ws {
+
+ApiServer::ApiServer(SimContext& ctx, ApiServerConfig config, const std::vector<int>& resources)
+    : m_ctx(ctx), m_config(std::move(config)) {
+    for (int r : resources)
+        m_cachers.push_back(std::make_unique<Cacher>(ctx, *this, r));
+}
+
+ApiServer::~ApiServer() {
+    m_etcdWatches.clear();
+    m_cachers.clear();
+}
+
+Cacher* ApiServer::cacher(int resource) {
+    for (auto& c : m_cachers)
+        if (c->resource() == resource)
+            return c.get();
+    return nullptr;
+}
+
+ApiStatus ApiServer::downError() const {
+    return m_config.behindLoadBalancer ? ApiStatus::connectionReset(m_config.name)
+                                       : ApiStatus::connectionRefused(m_config.name);
+}
+
+void ApiServer::openStreams() {
+    auto& hub = m_ctx.etcd.watches();
+    m_cacheStream = hub.openStream(m_config.etcdStreamEventsPerSecond);
+    // Without SeparateCacheWatchRPC the cacher's watch and clients' RV="" watches carry the same
+    // gRPC metadata, so clientv3 multiplexes them on one stream (reference §5, PR #123532).
+    m_clientStream = m_config.profile.separateCacheWatchRpc
+                         ? hub.openStream(m_config.etcdStreamEventsPerSecond)
+                         : m_cacheStream;
+    hub.setStreamStalled(m_cacheStream, m_partitioned);
+    hub.setStreamStalled(m_clientStream, m_partitioned);
+}
+
+void ApiServer::start() {
+    m_up = true;
+    openStreams();
+    for (auto& c : m_cachers)
+        c->start();
+}
+
+void ApiServer::restart(TimeUs downtime) {
+    if (!m_up)
+        return;
+    m_up = false;
+    m_upAt = m_ctx.now + downtime;
+    for (auto& w : m_etcdWatches)
+        w->breakConnection();
+    m_etcdWatches.clear();
+    for (auto& c : m_cachers)
+        c->stop();
+    auto& hub = m_ctx.etcd.watches();
+    hub.closeStream(m_cacheStream);
+    if (m_clientStream != m_cacheStream)
+        hub.closeStream(m_clientStream);
+}
+
+void ApiServer::setPartitioned(bool partitioned) {
+    m_partitioned = partitioned;
+    if (!m_up)
+        return;
+    auto& hub = m_ctx.etcd.watches();
+    hub.setStreamStalled(m_cacheStream, partitioned);
+    hub.setStreamStalled(m_clientStream, partitioned);
+}
+
+void ApiServer::tick() {
+    if (!m_up) {
+        if (m_ctx.now >= m_upAt)
+            start();
+        return;
+    }
+    for (auto& c : m_cachers)
+        c->tick();
+    for (auto& w : m_etcdWatches)
+        w->tick();
+    std::erase_if(m_etcdWatches, [](const auto& w) { return w->done(); });
+}
+
+void ApiServer::listFromEtcd(const ListOptions& options,
+                             const std::function<void(ListResult)>& done) {
+    ListResult result;
+    if (m_partitioned) {
+        result.status = ApiStatus::etcdUnavailable();
+        done(std::move(result));
+        return;
+    }
+    if (!options.rvEmpty && options.rv > m_ctx.etcd.currentRevision()) {
+        // etcd: "required revision is a future revision"
+        result.status =
+            ApiStatus::tooLarge(m_config.profile, options.rv, m_ctx.etcd.currentRevision());
+        done(std::move(result));
+        return;
+    }
+    for (KeyId k : m_ctx.etcd.liveKeys(options.resource))
+        if (options.selectorGroup < 0 || m_ctx.keyspace.selectorGroupOf(k) == options.selectorGroup)
+            result.items.push_back(m_ctx.etcd.get(k));
+    result.ok = true;
+    result.rv = m_ctx.etcd.currentRevision();
+    done(std::move(result));
+}
+
+void ApiServer::listFromCache(Cacher& cacher, const ListOptions& options,
+                              const std::function<void(ListResult)>& done) {
+    ListResult result;
+    const WatchCache& cache = cacher.cache();
+    for (KeyId k : cache.store().keys())
+        if (options.selectorGroup < 0 || m_ctx.keyspace.selectorGroupOf(k) == options.selectorGroup)
+            result.items.push_back(cache.object(k));
+    result.ok = true;
+    result.fromCache = true;
+    result.rv = cache.resourceVersion();
+    done(std::move(result));
+}
+
+void ApiServer::list(const ListOptions& options, std::function<void(ListResult)> done) {
+    if (!m_up) {
+        ListResult r;
+        r.status = downError();
+        done(std::move(r));
+        return;
+    }
+    Cacher* c = cacher(options.resource);
+    // shouldDelegateList: RV="" (unless consistent reads from cache), or a limit with RV != "0".
+    const bool rvZero = !options.rvEmpty && options.rv == 0;
+    const bool consistentFromCache = options.rvEmpty && m_config.profile.consistentListFromCache &&
+                                     c && c->cache().ready() &&
+                                     c->cache().resourceVersion() >= m_ctx.etcd.currentRevision();
+    if (!c || (options.rvEmpty && !consistentFromCache) ||
+        (options.limit > 0 && !rvZero && !options.rvEmpty)) {
+        listFromEtcd(options, done);
+        return;
+    }
+    if (consistentFromCache) {
+        listFromCache(*c, options, done);
+        return;
+    }
+    if (rvZero) {
+        // Any state, from the cache, no wait (from etcd while the cache is not ready).
+        if (c->cache().ready())
+            listFromCache(*c, options, done);
+        else
+            listFromEtcd(options, done);
+        return;
+    }
+    // RV=N NotOlderThan: wait up to 3 s for the cache to reach N, else 504.
+    const ListOptions opts = options;
+    c->waitForResourceVersion(
+        options.rv, [this, c, opts, done] { listFromCache(*c, opts, done); },
+        [this, c, opts, done](bool serverDown) {
+            ListResult r;
+            r.status = serverDown ? downError()
+                                  : ApiStatus::tooLarge(m_config.profile, opts.rv,
+                                                        c->cache().resourceVersion());
+            done(std::move(r));
+        });
+}
+
+std::shared_ptr<ServerWatch> ApiServer::watch(const WatchOptions& options, ApiStatus* error) {
+    if (!m_up) {
+        *error = downError();
+        return nullptr;
+    }
+    auto w = std::make_shared<ServerWatch>();
+    w->id = m_nextWatchId++;
+    w->resource = options.resource;
+    w->selectorGroup = options.selectorGroup;
+    w->bookmarks = options.allowBookmarks;
+    w->openedAt = m_ctx.now;
+    w->deadline = m_ctx.now + options.timeout;
+    const bool watchList = options.sendInitialEvents && m_config.profile.watchList;
+    if (options.rvEmpty && !watchList && m_config.profile.watchWithoutRvFromEtcd()) {
+        w->fromEtcd = true;
+        m_etcdWatches.push_back(
+            std::make_unique<EtcdBackedWatch>(m_ctx, m_config.profile, w, m_clientStream));
+        return w;
+    }
+    Cacher* c = cacher(options.resource);
+    if (!c || !c->cache().ready()) {
+        error->code = 429;
+        error->reason = QStringLiteral("TooManyRequests");
+        error->message = QStringLiteral("Too many requests, please try again later.");
+        error->retryAfterSeconds = 1;
+        return nullptr;
+    }
+    // Input and result channels.
+    w->capacity = 2 * cacher::watcherChannelSize(c->cache().ring().capacity());
+    if (watchList) {
+        const ResourceVersion target = options.rvEmpty ? m_ctx.etcd.currentRevision() : options.rv;
+        c->waitForResourceVersion(
+            target, [c, w] { c->addWatch(w, 0, true, true); },
+            [this, c, w, target](bool serverDown) {
+                if (serverDown)
+                    w->close(WatchCloseReason::Broken);
+                else
+                    w->fail(ApiStatus::tooLarge(m_config.profile, target,
+                                                c->cache().resourceVersion()));
+            });
+        return w;
+    }
+    const bool initialState = options.rvEmpty || options.rv == 0;
+    c->addWatch(w, options.rv, initialState, false);
+    return w;
+}
+
+} // namespace ws

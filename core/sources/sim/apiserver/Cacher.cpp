@@ -1,0 +1,342 @@
+#include "Cacher.h"
+
+#include "ApiServer.h"
+#include "detect/DetectorHub.h"
+#include "sources/sim/SimContext.h"
+#include "sources/sim/etcd/SimEtcd.h"
+
+#include <algorithm>
+
+namespace ws {
+
+Cacher::Cacher(SimContext& ctx, ApiServer& server, int resource)
+    : m_ctx(ctx), m_server(server), m_resource(resource),
+      m_cache(server.profile().dynamicWatchCacheSize()
+                  ? WatchCacheLimits{100, 102400, 100, server.profile().eventFreshDuration}
+                  : WatchCacheLimits{static_cast<std::size_t>(server.profile().fixedWatchCacheSize),
+                                     static_cast<std::size_t>(server.profile().fixedWatchCacheSize),
+                                     static_cast<std::size_t>(server.profile().fixedWatchCacheSize),
+                                     server.profile().eventFreshDuration}) {
+    WatcherInfo info;
+    info.resource = ctx.keyspace.resourceName(resource);
+    info.id = QStringLiteral("cacher/%1@%2").arg(info.resource, server.name());
+    info.layer = WatchLayer::Etcd;
+    info.history = &ctx.etcd;
+    m_hubId = ctx.hub.registerWatcher(info);
+}
+
+Cacher::~Cacher() {
+    cancelEtcdWatch();
+}
+
+QString Cacher::stateName() const {
+    switch (m_state) {
+    case State::Stopped:
+        return QStringLiteral("stopped");
+    case State::Backoff:
+        return QStringLiteral("backoff");
+    case State::Watching:
+        return QStringLiteral("watching");
+    }
+    return {};
+}
+
+void Cacher::start() {
+    m_state = State::Backoff;
+    m_retryAt = m_ctx.now;
+    list();
+}
+
+void Cacher::stop() {
+    cancelEtcdWatch();
+    m_state = State::Stopped;
+    for (auto& w : m_watches) {
+        w->buffer.clear();
+        w->overflow.clear();
+        w->close(WatchCloseReason::Broken);
+    }
+    m_watches.clear();
+    auto waits = std::move(m_waits);
+    m_waits.clear();
+    for (auto& wait : waits)
+        wait.timedOut(true);
+    m_cache.reset();
+}
+
+void Cacher::cancelEtcdWatch() {
+    if (m_etcdWatch >= 0)
+        m_ctx.etcd.watches().cancel(m_etcdWatch);
+    m_etcdWatch = -1;
+}
+
+void Cacher::list() {
+    ListRequest request;
+    request.rvEmpty = true;
+    request.isRelist = m_cache.ready() || m_cache.listResourceVersion() != 0;
+    m_ctx.hub.listStarted(m_hubId, m_ctx.now, request);
+    if (m_server.partitioned()) {
+        m_ctx.hub.listFailed(m_hubId, m_ctx.now, ApiStatus::etcdUnavailable().toObserved());
+        relistAfterBackoff();
+        return;
+    }
+    // startCaching(): every (re)start of ListAndWatch terminates the cache's watchers first.
+    for (auto& w : m_watches) {
+        w->overflow.clear();
+        w->close(WatchCloseReason::ServerClosed);
+    }
+    m_watches.clear();
+    std::vector<KeyValuePtr> objects;
+    const auto& keys = m_ctx.etcd.liveKeys(m_resource);
+    objects.reserve(keys.size());
+    for (KeyId k : keys)
+        objects.push_back(m_ctx.etcd.get(k));
+    const ResourceVersion rv = m_ctx.etcd.currentRevision();
+    m_cache.replace(objects, rv, m_ctx.now);
+    m_ctx.hub.listCompleted(m_hubId, m_ctx.now, rv, static_cast<std::int64_t>(objects.size()));
+    watchFrom(rv);
+}
+
+void Cacher::watchFrom(ResourceVersion rv) {
+    cancelEtcdWatch();
+    EtcdWatchOptions options;
+    options.resource = m_resource;
+    options.startRevision = rv + 1;
+    options.prevKv = true;
+    options.progressNotify = m_server.profile().cacherProgressNotify();
+    m_etcdWatch = m_ctx.etcd.watches().watch(m_server.cacheStream(), options, this);
+    WatchRequest request;
+    request.rv = rv;
+    m_ctx.hub.watchOpened(m_hubId, m_ctx.now, request);
+    m_state = State::Watching;
+}
+
+void Cacher::relistAfterBackoff() {
+    cancelEtcdWatch();
+    m_state = State::Backoff;
+    m_retryAt = m_ctx.now + m_backoff.next(m_ctx.now, m_ctx.rng);
+}
+
+void Cacher::handleInternalError(const ApiStatus& status) {
+    (void)status;
+    cancelEtcdWatch();
+    if (m_server.profile().retriesInternalErrors()) {
+        // PR #111387: within MaxInternalErrorRetryDuration (30 s, window reset after a minute
+        // without errors) the reflector re-watches from its last RV instead of relisting.
+        if (m_firstInternalError == 0 || m_ctx.now - m_lastInternalError > seconds(60))
+            m_firstInternalError = m_ctx.now;
+        m_lastInternalError = m_ctx.now;
+        if (m_ctx.now - m_firstInternalError < m_server.profile().internalErrorRetryWindow) {
+            watchFrom(m_cache.resourceVersion());
+            return;
+        }
+    }
+    relistAfterBackoff();
+}
+
+void Cacher::onEtcdWatchResponse(const EtcdWatchResponse& response) {
+    if (response.watchId != m_etcdWatch)
+        return;
+    auto& hub = m_ctx.hub;
+    if (response.canceled) {
+        ObservedStatus status;
+        status.code = 410;
+        status.reason = QStringLiteral("Compacted");
+        status.message = QStringLiteral("etcdserver: mvcc: required revision has been compacted");
+        status.requestedRv = m_cache.resourceVersion() + 1;
+        status.compactRevision = response.compactRevision;
+        hub.watchError(m_hubId, m_ctx.now, status);
+        m_etcdWatch = -1;
+        relistAfterBackoff();
+        return;
+    }
+    if (response.isProgress()) {
+        hub.watchProgress(m_hubId, m_ctx.now, response.headerRevision, false);
+        m_cache.updateResourceVersion(response.headerRevision);
+        return;
+    }
+    m_observed.clear();
+    for (const SentEvent& s : response.events) {
+        const MvccEvent& ev = *s.event;
+        ObservedEvent o;
+        o.type = ev.type == MvccEventType::Delete ? WatchEventType::Deleted
+                 : ev.isCreate()                  ? WatchEventType::Added
+                                                  : WatchEventType::Modified;
+        o.key = ev.key;
+        o.rv = ev.rev;
+        o.createRv = ev.kv ? ev.kv->createRev : 0;
+        o.hasPrevKv = s.prevKv != nullptr;
+        o.prevRv = s.prevKv ? ev.prevModRev : 0;
+        m_observed.push_back(o);
+    }
+    hub.watchResponse(m_hubId, m_ctx.now, m_observed);
+    for (size_t i = 0; i < response.events.size(); ++i) {
+        const SentEvent& s = response.events[i];
+        const MvccEvent& ev = *s.event;
+        if (!ev.isCreate() && !s.prevKv) {
+            // etcd3/watcher.go parseEvent: a non-create event without prev_kv is an error.
+            handleInternalError(ApiStatus::prevKvNil(m_ctx.keyspace.keys().qkey(ev.key), ev.rev,
+                                                     ev.type == MvccEventType::Delete));
+            return;
+        }
+        const WatchEventType type = m_observed[i].type;
+        // A DELETED event carries the object's last state (from prev_kv).
+        KeyValuePtr object = ev.type == MvccEventType::Delete ? *s.prevKv : ev.kv;
+        dispatch(m_cache.add(type, ev.key, ev.rev, std::move(object), m_ctx.now, ev.commitTime));
+    }
+}
+
+void Cacher::dispatch(const CacheEvent& event) {
+    const int group = m_ctx.keyspace.selectorGroupOf(event.key);
+    for (auto& w : m_watches) {
+        if (w->closed || event.rv <= w->lastRv || !w->matches(group))
+            continue;
+        WatchDelivery d;
+        d.type = event.type;
+        d.key = event.key;
+        d.rv = event.rv;
+        d.object = event.object;
+        d.commitTime = event.commitTime;
+        w->offer(std::move(d));
+        w->lastRv = event.rv;
+    }
+}
+
+void Cacher::addWatch(const std::shared_ptr<ServerWatch>& w, ResourceVersion rv, bool initialState,
+                      bool initialEventsEnd) {
+    if (initialState) {
+        // RV "0"/"" or watch-list: the current state as synthetic ADDED events first.
+        for (KeyId key : m_cache.store().keys()) {
+            if (!w->matches(m_ctx.keyspace.selectorGroupOf(key)))
+                continue;
+            const KeyValuePtr& o = m_cache.object(key);
+            WatchDelivery d;
+            d.type = WatchEventType::Added;
+            d.initial = true;
+            d.key = key;
+            d.rv = o->modRev;
+            d.object = o;
+            w->buffer.push_back(std::move(d));
+        }
+        w->lastRv = m_cache.resourceVersion();
+        if (initialEventsEnd) {
+            WatchDelivery d;
+            d.type = WatchEventType::Bookmark;
+            d.initialEventsEnd = true;
+            d.rv = m_cache.resourceVersion();
+            w->buffer.push_back(std::move(d));
+        }
+    } else {
+        const WatchCache::Start start = m_cache.startFrom(rv);
+        if (start.tooOld) {
+            w->fail(ApiStatus::tooOld(m_server.profile(), rv, start.oldestMinusOne));
+            return;
+        }
+        w->lastRv = rv;
+        const EventRing& ring = m_cache.ring();
+        for (std::size_t i = start.index; i < ring.endIndex(); ++i) {
+            const CacheEvent& e = ring.at(i);
+            if (!w->matches(m_ctx.keyspace.selectorGroupOf(e.key)))
+                continue;
+            WatchDelivery d;
+            d.type = e.type;
+            d.key = e.key;
+            d.rv = e.rv;
+            d.object = e.object;
+            d.commitTime = e.commitTime;
+            w->buffer.push_back(std::move(d));
+            w->lastRv = e.rv;
+        }
+    }
+    w->nextBookmark = nextBookmarkTime(*w);
+    m_watches.push_back(w);
+}
+
+TimeUs Cacher::nextBookmarkTime(const ServerWatch& w) const {
+    return cacher::nextBookmarkTime(m_ctx.now, w.deadline, m_server.profile().periodicBookmarks(),
+                                    m_server.profile().bookmarkInterval);
+}
+
+void Cacher::waitForResourceVersion(ResourceVersion rv, std::function<void()> ready,
+                                    std::function<void(bool)> timedOut) {
+    if (m_cache.ready() && m_cache.resourceVersion() >= rv) {
+        ready();
+        return;
+    }
+    m_waits.push_back(Wait{rv, m_ctx.now + m_server.profile().blockTimeout, std::move(ready),
+                           std::move(timedOut)});
+}
+
+void Cacher::serviceWaits() {
+    if (m_waits.empty())
+        return;
+    auto waits = std::move(m_waits);
+    m_waits.clear();
+    for (auto& wait : waits) {
+        if (m_cache.ready() && m_cache.resourceVersion() >= wait.rv)
+            wait.ready();
+        else if (m_ctx.now >= wait.deadline)
+            wait.timedOut(false);
+        else
+            m_waits.push_back(std::move(wait));
+    }
+}
+
+void Cacher::serviceWatches() {
+    const double dtSeconds = static_cast<double>(m_ctx.dt) / kUsPerSecond;
+    bool anyBlocked = false;
+    for (auto& w : m_watches) {
+        while (!w->overflow.empty() && w->hasRoom()) {
+            w->buffer.push_back(std::move(w->overflow.front()));
+            w->overflow.pop_front();
+        }
+        anyBlocked = anyBlocked || !w->overflow.empty();
+    }
+    if (m_budget.tick(dtSeconds, anyBlocked)) {
+        for (auto& w : m_watches) {
+            if (w->overflow.empty())
+                continue;
+            w->overflow.clear();
+            w->close(WatchCloseReason::ServerClosed);
+            ++m_terminated;
+        }
+    }
+    const bool bookmarkTick = m_ctx.now >= m_nextBookmarkTick;
+    if (bookmarkTick)
+        m_nextBookmarkTick = m_ctx.now + cacher::kBookmarkTickPeriod;
+    for (auto& w : m_watches) {
+        if (w->closed)
+            continue;
+        if (m_ctx.now >= w->deadline) {
+            w->close(WatchCloseReason::ClientTimeout);
+            continue;
+        }
+        if (bookmarkTick && w->bookmarks && m_ctx.now >= w->nextBookmark && w->overflow.empty() &&
+            w->hasRoom()) {
+            WatchDelivery d;
+            d.type = WatchEventType::Bookmark;
+            d.rv = std::max(w->lastRv, m_cache.resourceVersion());
+            w->buffer.push_back(std::move(d));
+            w->lastRv = d.rv;
+            // Before 1.19 the one bookmark is the pre-timeout one: none after it.
+            w->nextBookmark =
+                m_server.profile().periodicBookmarks() ? nextBookmarkTime(*w) : w->deadline;
+        }
+    }
+    std::erase_if(m_watches, [](const auto& w) { return w->closed; });
+}
+
+void Cacher::tick() {
+    if (m_state == State::Stopped)
+        return;
+    if (m_state == State::Backoff && m_ctx.now >= m_retryAt)
+        list();
+    serviceWaits();
+    serviceWatches();
+}
+
+TimeUs Cacher::lag() const {
+    const TimeUs t = m_ctx.etcd.firstChangeTimeAfter(m_resource, m_cache.resourceVersion());
+    return t < 0 ? 0 : m_ctx.now - t;
+}
+
+} // namespace ws

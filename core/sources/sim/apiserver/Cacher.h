@@ -1,0 +1,85 @@
+#pragma once
+
+#include "ServerWatch.h"
+#include "kube/WatchCache.h"
+#include "kube/Backoff.h"
+#include "kube/CacherRules.h"
+#include "sources/sim/etcd/EtcdWatchHub.h"
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace ws {
+
+class ApiServer;
+struct SimContext;
+
+// One resource's cacher in one apiserver: its reflector (list + watch of etcd with prev_kv and
+// progress notifications, the 1.25+ internal-error retry), the watch cache, and the dispatch of
+// cache events to client watches with the shared time budget that closes unresponsive ones.
+class Cacher : public EtcdWatchReceiver {
+public:
+    Cacher(SimContext& ctx, ApiServer& server, int resource);
+    ~Cacher() override;
+
+    void start();
+    void stop(); // the apiserver went down: watches break, the cache forgets
+    void tick();
+
+    WatchCache& cache() { return m_cache; }
+    const WatchCache& cache() const { return m_cache; }
+    int resource() const { return m_resource; }
+    WatcherId hubId() const { return m_hubId; }
+    QString stateName() const;
+    std::int64_t terminatedWatchers() const { return m_terminated; }
+    TimeUs lag() const; // age of the oldest etcd change the cache has not seen
+
+    // Serves a watch from the cache (RV "0"/"" → initial state, N → from the ring or 410).
+    void addWatch(const std::shared_ptr<ServerWatch>& watch, ResourceVersion rv, bool initialState,
+                  bool initialEventsEnd);
+    // Runs `ready` once the cache RV reaches rv, or `timedOut` after the block timeout (3 s).
+    void waitForResourceVersion(ResourceVersion rv, std::function<void()> ready,
+                                std::function<void(bool serverDown)> timedOut);
+
+    void onEtcdWatchResponse(const EtcdWatchResponse& response) override;
+
+private:
+    enum class State { Stopped, Backoff, Watching };
+    void list();
+    void watchFrom(ResourceVersion rv);
+    void cancelEtcdWatch();
+    void relistAfterBackoff();
+    void handleInternalError(const ApiStatus& status);
+    void dispatch(const CacheEvent& event);
+    void serviceWatches();
+    void serviceWaits();
+    TimeUs nextBookmarkTime(const ServerWatch& w) const;
+
+    SimContext& m_ctx;
+    ApiServer& m_server;
+    int m_resource;
+    WatchCache m_cache;
+    WatcherId m_hubId = -1;
+    State m_state = State::Stopped;
+    int m_etcdWatch = -1;
+    TimeUs m_retryAt = 0;
+    Backoff m_backoff;
+    TimeUs m_firstInternalError = 0;
+    TimeUs m_lastInternalError = 0;
+    std::vector<std::shared_ptr<ServerWatch>> m_watches;
+    cacher::DispatchBudget m_budget;
+    std::int64_t m_terminated = 0;
+    TimeUs m_nextBookmarkTick = 0;
+
+    struct Wait {
+        ResourceVersion rv;
+        TimeUs deadline;
+        std::function<void()> ready;
+        std::function<void(bool serverDown)> timedOut;
+    };
+    std::vector<Wait> m_waits;
+    std::vector<ObservedEvent> m_observed;
+};
+
+} // namespace ws

@@ -1,0 +1,72 @@
+#pragma once
+
+#include "kube/ApiStatus.h"
+#include "model/Observation.h"
+#include "kube/KeyValue.h"
+#include "util/RingQueue.h"
+
+#include <optional>
+
+namespace ws {
+
+// One item a watch stream carries to its client.
+struct WatchDelivery {
+    WatchEventType type = WatchEventType::Modified;
+    bool initial = false;          // synthetic ADDED of the initial state
+    bool initialEventsEnd = false; // BOOKMARK with k8s.io/initial-events-end
+    KeyId key = kNoKey;
+    ResourceVersion rv = 0;
+    KeyValuePtr object;
+    TimeUs commitTime = 0; // when etcd committed the change (0 for bookmarks)
+};
+
+// The server side of one client watch: the per-watcher buffer the dispatcher fills (cacheWatcher
+// input+result channels) and the client drains at its own speed.
+struct ServerWatch {
+    int id = -1;
+    int resource = -1;
+    int selectorGroup = -1; // -1: no selector
+    bool bookmarks = false;
+    bool fromEtcd = false;    // served by an etcd watch, not the cache
+    std::size_t capacity = 0; // 0: unbounded
+    // What the client will read during the current tick: the dispatcher may hand over that much
+    // beyond the buffer, since client and dispatcher run concurrently in a real apiserver.
+    std::size_t readAllowance = 0;
+    TimeUs openedAt = 0;
+    TimeUs deadline = 0;
+    TimeUs nextBookmark = 0;
+    ResourceVersion lastRv = 0; // the RV the server has sent up to
+
+    RingQueue<WatchDelivery> buffer;   // what the client can read
+    RingQueue<WatchDelivery> overflow; // what the dispatcher still has to hand over (blocked)
+
+    bool closed = false; // no more items will be added; the client sees EOF after the buffer
+    WatchCloseReason closeReason = WatchCloseReason::ClientTimeout;
+    std::optional<ApiStatus> error; // the ERROR event, delivered as the last buffer item
+
+    bool matches(int group) const { return selectorGroup < 0 || selectorGroup == group; }
+    bool hasRoom() const { return capacity == 0 || buffer.size() < capacity + readAllowance; }
+    void offer(WatchDelivery&& d) {
+        if (overflow.empty() && hasRoom()) {
+            buffer.push_back(std::move(d));
+            buffer.prefetchBack(8);
+        } else
+            overflow.push_back(std::move(d));
+    }
+    void fail(const ApiStatus& status) {
+        error = status;
+        WatchDelivery d;
+        d.type = WatchEventType::Error;
+        overflow.clear();
+        buffer.push_back(std::move(d));
+        close(WatchCloseReason::AfterError);
+    }
+    void close(WatchCloseReason reason) {
+        if (closed)
+            return;
+        closed = true;
+        closeReason = reason;
+    }
+};
+
+} // namespace ws

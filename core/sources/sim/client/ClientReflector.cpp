@@ -1,0 +1,331 @@
+#include "ClientReflector.h"
+
+#include "detect/DetectorHub.h"
+#include "sources/sim/SimContext.h"
+#include "sources/sim/etcd/SimEtcd.h"
+
+namespace ws {
+
+ClientReflector::ClientReflector(SimContext& ctx, std::vector<ApiServer*> servers,
+                                 ClientConfig config)
+    : m_ctx(ctx), m_servers(std::move(servers)), m_config(std::move(config)),
+      m_store(m_config.storeTable ? InformerStore(m_config.storeTable) : InformerStore()) {
+    m_apiserver = std::clamp(m_config.apiserver, 0, static_cast<int>(m_servers.size()) - 1);
+    WatcherInfo info;
+    info.id = m_config.id;
+    info.resource = ctx.keyspace.resourceName(m_config.resource);
+    info.layer = WatchLayer::Apiserver;
+    info.history = &ctx.etcd;
+    m_hubId = ctx.hub.registerWatcher(info);
+    m_state = State::Backoff;
+    m_next = Next::List;
+    m_retryAt = m_config.startAt;
+}
+
+ClientReflector::~ClientReflector() = default;
+
+QString ClientReflector::stateName() const {
+    switch (m_state) {
+    case State::Idle:
+        return QStringLiteral("idle");
+    case State::Listing:
+        return QStringLiteral("listing");
+    case State::Watching:
+        return m_awaitingInitialEnd ? QStringLiteral("initial events") : QStringLiteral("watching");
+    case State::Backoff:
+        return m_next == Next::List ? QStringLiteral("backoff (relist)")
+                                    : QStringLiteral("backoff (rewatch)");
+    }
+    return {};
+}
+
+QString ClientReflector::apiserverName() const {
+    return m_servers[static_cast<size_t>(m_apiserver)]->name();
+}
+
+void ClientReflector::restart(int apiserver) {
+    ++m_generation;
+    m_watch.reset();
+    m_store.clear();
+    m_initialStore.clear();
+    m_awaitingInitialEnd = false;
+    m_lastSyncRv = 0;
+    m_everSynced = false;
+    m_rvUnavailable = false;
+    m_backoff.reset();
+    m_apiserver = std::clamp(apiserver, 0, static_cast<int>(m_servers.size()) - 1);
+    m_state = State::Backoff;
+    m_next = Next::List;
+    m_retryAt = m_ctx.now;
+}
+
+void ClientReflector::switchApiserver() {
+    // Behind a load balancer a new connection may land on another apiserver.
+    m_apiserver = (m_apiserver + 1) % static_cast<int>(m_servers.size());
+}
+
+void ClientReflector::backoffThen(Next next) {
+    m_watch.reset();
+    m_state = State::Backoff;
+    m_next = next;
+    m_retryAt = m_ctx.now + m_backoff.next(m_ctx.now, m_ctx.rng);
+}
+
+void ClientReflector::startList() {
+    if (m_config.profile.watchList || m_config.watchOnly) {
+        // Watch-list replaces the initial LIST (KEP-3157).
+        startWatch();
+        return;
+    }
+    ApiServer::ListOptions options;
+    options.resource = m_config.resource;
+    options.selectorGroup = m_config.selectorGroup;
+    const auto listRv = m_config.profile.relistResourceVersion(m_lastSyncRv, m_rvUnavailable);
+    options.rv = listRv.rv;
+    options.rvEmpty = listRv.empty;
+    options.limit = listRv.limit;
+    ListRequest request;
+    request.rv = options.rv;
+    request.rvEmpty = options.rvEmpty;
+    request.isRelist = m_everSynced;
+    request.limit = options.limit;
+    if (m_everSynced)
+        ++m_relists;
+    m_ctx.hub.listStarted(m_hubId, m_ctx.now, request);
+    m_state = State::Listing;
+    const std::uint64_t generation = m_generation;
+    server().list(
+        options, [this, generation](ApiServer::ListResult r) { onList(generation, std::move(r)); });
+}
+
+void ClientReflector::onList(std::uint64_t generation, ApiServer::ListResult result) {
+    if (generation != m_generation || m_state != State::Listing)
+        return;
+    if (!result.ok) {
+        m_ctx.hub.listFailed(m_hubId, m_ctx.now, result.status.toObserved(m_lastSyncRv));
+        const ClientProfile& p = m_config.profile;
+        if (!m_rvUnavailable && ((p.expiredListFallback && p.isExpired(result.status)) ||
+                                 p.isTooLargeResourceVersion(result.status))) {
+            // ListAndWatch retries at once, in the same call, with RV="" (0.18+ for Expired,
+            // 0.18.9+ for a too-large RV it recognises).
+            m_rvUnavailable = true;
+            startList();
+            return;
+        }
+        if (result.status.code == 0)
+            switchApiserver();
+        backoffThen(Next::List);
+        return;
+    }
+    m_store.clear();
+    for (const auto& o : result.items)
+        m_store.set(o->key, o);
+    m_lastSyncRv = result.rv;
+    m_everSynced = true;
+    m_rvUnavailable = false;
+    m_ctx.hub.listCompleted(m_hubId, m_ctx.now, result.rv,
+                            static_cast<std::int64_t>(result.items.size()));
+    startWatch();
+}
+
+void ClientReflector::startWatch() {
+    ApiServer::WatchOptions options;
+    options.resource = m_config.resource;
+    options.selectorGroup = m_config.selectorGroup;
+    options.allowBookmarks = true;
+    // client-go picks timeoutSeconds at random in [300, 600).
+    options.timeout = seconds(m_ctx.rng.uniform(300.0, 600.0));
+    const bool watchList = m_config.profile.watchList && !m_everSynced && !m_config.watchOnly;
+    if (m_config.watchOnly) {
+        options.rvEmpty = true; // "most recent": from the cache, or from etcd in 1.27.0
+        options.rv = 0;
+    } else if (watchList) {
+        options.sendInitialEvents = true;
+        options.rvEmpty = m_lastSyncRv == 0;
+        options.rv = m_lastSyncRv;
+    } else {
+        options.rv = m_lastSyncRv;
+    }
+    WatchRequest request;
+    request.rv = options.rv;
+    request.rvEmpty = options.rvEmpty;
+    request.sendInitialEvents = options.sendInitialEvents;
+    request.allowBookmarks = true;
+    request.selector = m_config.selectorGroup >= 0
+                           ? QStringLiteral("spec.nodeName=node-%1").arg(m_config.selectorGroup)
+                           : QString();
+    request.timeoutSeconds = options.timeout / kUsPerSecond;
+    ApiStatus error;
+    auto w = server().watch(options, &error);
+    if (!w) {
+        m_ctx.hub.watchError(m_hubId, m_ctx.now, error.toObserved(options.rv));
+        if (error.code == 0)
+            switchApiserver(); // the next connection lands on another apiserver
+        // reflector.ListAndWatch: "connection refused" (and 429 from 0.22) backs off and
+        // re-watches; any other error ends ListAndWatch and relists from the last synced RV.
+        const bool rewatch = error.isConnectionRefused() ||
+                             (error.code == 429 && m_config.profile.rewatchOnTooManyRequests);
+        backoffThen(m_everSynced && rewatch ? Next::Watch : Next::List);
+        return;
+    }
+    m_ctx.hub.watchOpened(m_hubId, m_ctx.now, request);
+    m_watch = std::move(w);
+    m_watchEvents = 0;
+    m_awaitingInitialEnd = watchList;
+    m_initialStore.clear();
+    m_state = State::Watching;
+}
+
+void ClientReflector::handle(const WatchDelivery& d) {
+    auto& hub = m_ctx.hub;
+    switch (d.type) {
+    case WatchEventType::Error:
+        break; // handled by readWatch
+    case WatchEventType::Bookmark:
+        flushObserved();
+        if (d.initialEventsEnd && m_awaitingInitialEnd) {
+            m_store.clear();
+            for (KeyId k : m_initialStore.keys())
+                m_store.set(k, m_initialStore.get(k));
+            m_initialStore.clear();
+            m_awaitingInitialEnd = false;
+            m_everSynced = true;
+        }
+        m_lastSyncRv = d.rv;
+        hub.watchProgress(m_hubId, m_ctx.now, d.rv, d.initialEventsEnd);
+        break;
+    case WatchEventType::Added:
+    case WatchEventType::Modified:
+    case WatchEventType::Deleted: {
+        ObservedEvent& o = m_observed.emplace_back();
+        o.type = d.type;
+        o.key = d.key;
+        o.rv = d.rv;
+        o.initial = d.initial || m_awaitingInitialEnd;
+        if (m_awaitingInitialEnd) {
+            if (d.type == WatchEventType::Deleted)
+                m_initialStore.erase(d.key);
+            else
+                m_initialStore.set(d.key, d.object);
+        } else if (d.type == WatchEventType::Deleted) {
+            m_store.erase(d.key);
+        } else {
+            m_store.set(d.key, d.object);
+        }
+        if (!o.initial)
+            m_lastSyncRv = d.rv;
+        ++m_events;
+        ++m_watchEvents;
+        break;
+    }
+    }
+}
+
+void ClientReflector::flushObserved() {
+    if (m_observed.empty())
+        return;
+    m_ctx.hub.watchResponse(m_hubId, m_ctx.now, m_observed);
+    m_observed.clear();
+}
+
+std::size_t ClientReflector::readSome(std::size_t max) {
+    const bool unlimited = m_config.readEventsPerSecond <= 0;
+    std::size_t read = 0;
+    while (read < max && m_state == State::Watching && m_watch && !m_watch->buffer.empty()) {
+        if (!unlimited && m_readCredit < 1.0)
+            break;
+        WatchDelivery d = std::move(m_watch->buffer.front());
+        m_watch->buffer.pop_front();
+        // A batch ahead for the object, two for the row: the other informers read the same
+        // batch in between, so the memory has time to arrive.
+        constexpr std::size_t kFar = 2 * kReadBatch, kNear = kReadBatch;
+        if (m_watch->buffer.size() > kFar)
+            m_store.prefetch(m_watch->buffer[kFar].key, m_watch->buffer[kNear].key);
+        if (!unlimited)
+            m_readCredit -= 1.0;
+        if (d.type == WatchEventType::Error) {
+            flushObserved();
+            const ApiStatus status = m_watch->error.value_or(ApiStatus{});
+            m_ctx.hub.watchError(m_hubId, m_ctx.now, status.toObserved(m_lastSyncRv));
+            m_ctx.hub.watchClosed(m_hubId, m_ctx.now, WatchCloseReason::AfterError);
+            // A watch error ends ListAndWatch: back off, then relist from the last synced RV
+            // (a watch 410 does not set the unavailable flag).
+            backoffThen(Next::List);
+            break;
+        }
+        handle(d);
+        ++read;
+    }
+    flushObserved();
+    return read;
+}
+
+void ClientReflector::endTick() {
+    if (m_state != State::Watching || !m_watch)
+        return;
+    if (m_watch->buffer.empty() && m_watch->closed) {
+        watchEnded();
+        return;
+    }
+    const bool unlimited = m_config.readEventsPerSecond <= 0;
+    const double next =
+        m_readCredit + m_config.readEventsPerSecond * static_cast<double>(m_ctx.dt) / kUsPerSecond;
+    m_watch->readAllowance = unlimited ? std::size_t(1) << 40 : static_cast<std::size_t>(next);
+}
+
+void ClientReflector::watchEnded() {
+    const WatchCloseReason reason = m_watch->closeReason;
+    const TimeUs lasted = m_ctx.now - m_watch->openedAt;
+    m_ctx.hub.watchClosed(m_hubId, m_ctx.now, reason);
+    m_watch.reset();
+    if (lasted < seconds(1) && m_watchEvents == 0) {
+        // "very short watch": treated as an error, ListAndWatch returns and relists.
+        backoffThen(Next::List);
+        return;
+    }
+    if (!m_everSynced) {
+        startList();
+        return;
+    }
+    // A clean close, or a broken stream that delivered events, re-watches at once from the last
+    // synced RV, on the same connection target; a dead apiserver answers that request.
+    startWatch();
+}
+
+void ClientReflector::beginTick() {
+    if (m_state == State::Backoff && m_ctx.now >= m_retryAt) {
+        if (m_next == Next::List || !m_everSynced)
+            startList();
+        else
+            startWatch();
+    }
+    if (m_state == State::Watching && m_watch && m_config.readEventsPerSecond > 0)
+        m_readCredit = std::min(m_readCredit + m_config.readEventsPerSecond *
+                                                   static_cast<double>(m_ctx.dt) / kUsPerSecond,
+                                std::max(1.0, m_config.readEventsPerSecond));
+}
+
+void ClientReflector::tick() {
+    beginTick();
+    while (readSome(kReadBatch) > 0) {
+    }
+    endTick();
+}
+
+double ClientReflector::lagSeconds() const {
+    if (m_config.selectorGroup >= 0) {
+        // A filtered watcher only owes the events that match it: the age of the oldest one
+        // waiting for it on the server.
+        if (!m_watch)
+            return 0;
+        for (const auto* q : {&m_watch->buffer, &m_watch->overflow})
+            for (const auto& d : *q)
+                if (d.commitTime > 0)
+                    return static_cast<double>(m_ctx.now - d.commitTime) / kUsPerSecond;
+        return 0;
+    }
+    const TimeUs t = m_ctx.etcd.firstChangeTimeAfter(m_config.resource, m_lastSyncRv);
+    return t < 0 ? 0 : static_cast<double>(m_ctx.now - t) / kUsPerSecond;
+}
+
+} // namespace ws

@@ -1,0 +1,99 @@
+#pragma once
+
+#include "kube/ClientProfile.h"
+#include "InformerStoreTable.h"
+#include "model/Observation.h"
+#include "kube/Backoff.h"
+#include "kube/ObjectStore.h"
+#include "sources/sim/apiserver/ApiServer.h"
+
+#include <memory>
+#include <vector>
+
+namespace ws {
+
+struct SimContext;
+
+struct ClientConfig {
+    QString id;
+    int resource = -1;
+    ClientProfile profile;
+    int selectorGroup = -1;         // -1: no selector
+    double readEventsPerSecond = 0; // how fast it reads its watch (0: as fast as they come)
+    int apiserver = 0;              // the apiserver it talks to first
+    TimeUs startAt = 0;
+    bool watchOnly = false; // watches with RV="" and never lists (kubectl get -w, falco)
+    InformerStoreTable* storeTable = nullptr; // shared by the resource's informers; null: own
+};
+
+// An informer's reflector with client-go semantics: ListAndWatch, the relist RV choice, backoff,
+// bookmarks, watch-list, and an indexer store; it reports everything it sees to the detectors.
+class ClientReflector {
+public:
+    ClientReflector(SimContext& ctx, std::vector<ApiServer*> servers, ClientConfig config);
+    ~ClientReflector();
+
+    void tick(); // beginTick(), readSome() until nothing is left, endTick()
+    // The same in phases, so that a simulation can let many informers read round-robin: a small
+    // batch of events applied by all of them in turn stays in cache.
+    // The events of a batch reach the detectors as one span (as a client decoding a stream's
+    // buffered bytes sees them): one call per batch instead of one per event.
+    static constexpr std::size_t kReadBatch = 16;
+    void beginTick();
+    std::size_t readSome(std::size_t max); // how many were read; 0: nothing more this tick
+    void endTick();
+    void restart(int apiserver); // the client process restarts: it forgets everything
+    void setReadRate(double eventsPerSecond) { m_config.readEventsPerSecond = eventsPerSecond; }
+
+    const QString& id() const { return m_config.id; }
+    const ClientConfig& config() const { return m_config; }
+    WatcherId hubId() const { return m_hubId; }
+    ResourceVersion resourceVersion() const { return m_lastSyncRv; }
+    const InformerStore& store() const { return m_store; }
+    QString stateName() const;
+    QString apiserverName() const;
+    std::int64_t eventsReceived() const { return m_events; }
+    int relists() const { return m_relists; }
+    double lagSeconds() const;
+
+private:
+    enum class State { Idle, Listing, Watching, Backoff };
+    enum class Next { List, Watch };
+
+    void startList();
+    void onList(std::uint64_t generation, ApiServer::ListResult result);
+    void startWatch();
+    void handle(const WatchDelivery& d);
+    void flushObserved();
+    void watchEnded();
+    void backoffThen(Next next);
+    void switchApiserver();
+    ApiServer& server() { return *m_servers[static_cast<size_t>(m_apiserver)]; }
+
+    SimContext& m_ctx;
+    std::vector<ApiServer*> m_servers;
+    ClientConfig m_config;
+    WatcherId m_hubId = -1;
+    int m_apiserver = 0;
+    State m_state = State::Idle;
+    Next m_next = Next::List;
+    TimeUs m_retryAt = 0;
+    Backoff m_backoff;
+    std::uint64_t m_generation = 0;
+
+    InformerStore m_store;
+    ObjectStore m_initialStore; // watch-list: objects until the initial-events-end bookmark
+    bool m_awaitingInitialEnd = false;
+    ResourceVersion m_lastSyncRv = 0;
+    bool m_everSynced = false;
+    bool m_rvUnavailable = false; // the last list got Expired / TooLarge: relist with RV=""
+
+    std::shared_ptr<ServerWatch> m_watch;
+    std::vector<ObservedEvent> m_observed; // read, not yet reported to the detectors
+    std::int64_t m_watchEvents = 0;
+    double m_readCredit = 0;
+    std::int64_t m_events = 0;
+    int m_relists = 0;
+};
+
+} // namespace ws

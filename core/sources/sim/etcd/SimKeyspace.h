@@ -1,0 +1,44 @@
+#pragma once
+
+#include "model/KeyTable.h"
+
+#include <QString>
+#include <string>
+#include <vector>
+
+namespace ws {
+
+// The simulated cluster's keys: the interned key strings, and for each key the resource it
+// belongs to and the selector group its object carries (a stand-in for spec.nodeName / labels).
+class SimKeyspace {
+public:
+    // Keys are interned in `keys`, the table the detectors resolve them with (the pipeline's).
+    explicit SimKeyspace(KeyTable& keys) : m_keys(keys) {}
+
+    int addResource(const QString& plural);
+    int resourceCount() const { return static_cast<int>(m_resources.size()); }
+    const QString& resourceName(int resource) const { return m_resources[resource]; }
+    int resourceIndex(const QString& plural) const;
+
+    KeyId addKey(int resource, const QString& ns, const QString& name, int selectorGroup);
+    int resourceOf(KeyId key) const { return m_keyResource[key]; }
+    int selectorGroupOf(KeyId key) const { return m_keyGroup[key]; }
+    const QString& nameOf(KeyId key) const { return m_keyName[key]; }
+    const QString& namespaceOf(KeyId key) const { return m_keyNamespace[key]; }
+    // The same as UTF-8, for writers that build object bytes on the hot path.
+    const std::string& nameUtf8(KeyId key) const { return m_keyNameUtf8[key]; }
+    const std::string& namespaceUtf8(KeyId key) const { return m_keyNamespaceUtf8[key]; }
+    const KeyTable& keys() const { return m_keys; }
+
+private:
+    KeyTable& m_keys;
+    std::vector<QString> m_resources;
+    std::vector<int> m_keyResource;
+    std::vector<int> m_keyGroup;
+    std::vector<QString> m_keyName;
+    std::vector<QString> m_keyNamespace;
+    std::vector<std::string> m_keyNameUtf8;
+    std::vector<std::string> m_keyNamespaceUtf8;
+};
+
+} // namespace ws
