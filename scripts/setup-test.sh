@@ -5,8 +5,8 @@
 #
 #   scripts/setup-test.sh
 #
-# Phases: install (missing packages only) -> build default -> build asan -> test default ->
-# test asan. A failing phase does not stop the later independent ones (a failed build skips
+# Phases: install (missing packages only) -> build default -> build asan -> build tsan (the
+# threaded tests only) -> test default -> test asan -> test tsan. A failing phase does not stop the later independent ones (a failed build skips
 # only its own tests), so one run reports everything. Ends with a line
 #   N passed, N failed[, N skipped]
 # summed over both ctest runs, the time of each phase, and exits non-zero if anything failed.
@@ -14,7 +14,8 @@
 # Environment (all optional):
 #   WS_CTEST_JOBS=2       parallel tests per ctest run
 #   WS_TEST_TIMEOUT=600   default per-test timeout in seconds (a test's own TIMEOUT wins)
-#   WS_PRESETS="default asan"   which presets to build and test
+#   WS_PRESETS="default asan tsan"   which presets to build and test; tsan builds and runs only
+#                                    the threaded tests (the tsan test preset's filter)
 set -euo pipefail
 
 # shellcheck source-path=SCRIPTDIR
@@ -23,7 +24,7 @@ cd "$WS_ROOT"
 
 CTEST_JOBS="${WS_CTEST_JOBS:-2}"
 TEST_TIMEOUT="${WS_TEST_TIMEOUT:-600}"
-read -r -a PRESETS <<<"${WS_PRESETS:-default asan}"
+read -r -a PRESETS <<<"${WS_PRESETS:-default asan tsan}"
 
 declare -A PHASE_TIME=()
 PHASE_ORDER=()
@@ -109,7 +110,11 @@ if command -v ccache >/dev/null 2>&1; then ccache -z >/dev/null 2>&1 || true; fi
 
 declare -A BUILD_OK=()
 for preset in "${PRESETS[@]}"; do
-    run_phase "build $preset" ws_build_preset "$preset"
+    if [[ "$preset" == tsan ]]; then
+        run_phase "build $preset" ws_build_preset "$preset" "${WS_TSAN_TARGETS[@]}"
+    else
+        run_phase "build $preset" ws_build_preset "$preset"
+    fi
     if [[ " ${FAILED_PHASES[*]-} " == *" build $preset "* ]]; then BUILD_OK[$preset]=0; else BUILD_OK[$preset]=1; fi
 done
 for preset in "${PRESETS[@]}"; do

@@ -27,8 +27,10 @@ WS_BUILD_PACKAGES=(
     clang-format
 )
 
-# Extra packages for running the test suite (see ws_test_packages for the conditional ones).
-WS_TEST_PACKAGES=(xvfb xauth)
+# Extra packages for running the test suite (see ws_test_packages for the conditional ones):
+# openssl makes the test CA and certificates of the TLS tests; python3-kubernetes is the official
+# Python client the serve tests drive.
+WS_TEST_PACKAGES=(xvfb xauth openssl python3 python3-kubernetes)
 
 # ---------------------------------------------------------------------------------------------
 # Logging
@@ -151,14 +153,20 @@ ws_ccache_env() {
 
 ws_jobs() { nproc 2>/dev/null || echo 2; }
 
-# ws_build_preset NAME : configure + build one CMake preset from the repository root.
+# The test executables the tsan preset runs (its test preset's filter names the same tests).
+WS_TSAN_TARGETS=(tst_session tst_etcdlive tst_etcdfailure tst_scenarioswitcher tst_liveconnect)
+
+# ws_build_preset NAME [TARGET...] : configure + build one CMake preset from the repository
+# root; only the given targets when there are any.
 ws_build_preset() {
-    local preset="$1"
+    local preset="$1"; shift
+    local targets=()
+    [[ $# -gt 0 ]] && targets=(--target "$@")
     ( cd "$WS_ROOT" || exit 1
       ws_log "configuring preset '$preset'"
       cmake --preset "$preset" || { ws_warn "configure of preset '$preset' failed"; exit 1; }
-      ws_log "building preset '$preset' with -j$(ws_jobs)"
-      cmake --build --preset "$preset" -j"$(ws_jobs)" || { ws_warn "build of preset '$preset' failed"; exit 1; }
+      ws_log "building preset '$preset' with -j$(ws_jobs) ${targets[*]}"
+      cmake --build --preset "$preset" -j"$(ws_jobs)" "${targets[@]}" || { ws_warn "build of preset '$preset' failed"; exit 1; }
     )
 }
 

@@ -68,12 +68,17 @@ bool EtcdSource::prepare(QString* error) {
     return true;
 }
 
-bool EtcdSource::open(Pipeline& pipeline, QString*) {
+EtcdEventProcessor::Options EtcdSource::processorOptions(const EtcdSourceSpec& spec) {
     EtcdEventProcessor::Options po;
-    po.prefix = m_spec.prefix.toStdString();
+    po.prefix = (spec.prefix.isEmpty() ? QStringLiteral("/registry/") : spec.prefix).toStdString();
     po.watcherId = kWatcherId;
-    po.seesEveryRevision = wholeKeyspace(m_spec.prefix);
-    po.watchCache = m_spec.watchCache;
+    po.seesEveryRevision = wholeKeyspace(spec.prefix);
+    po.watchCache = spec.watchCache;
+    return po;
+}
+
+bool EtcdSource::open(Pipeline& pipeline, QString*) {
+    const EtcdEventProcessor::Options po = processorOptions(m_spec);
     m_processor =
         std::make_unique<EtcdEventProcessor>(po, pipeline, [this] { return m_decodeTime; });
     m_decoder = std::make_unique<EtcdFrameDecoder>(*m_processor);

@@ -50,6 +50,8 @@ public:
     static bool probe(const EtcdConnectOptions& options, QString* error,
                       EtcdStatus* status = nullptr);
     static EtcdConnectOptions connectOptions(const EtcdSourceSpec& spec);
+    // The decoder settings of this spec: a replay of the source's frames uses the same.
+    static EtcdEventProcessor::Options processorOptions(const EtcdSourceSpec& spec);
 
     // Thread-safe views for tests: the decoder's statistics, and the live stream (null before
     // it connected and after close()), which tests break to exercise resumption.
