@@ -291,9 +291,9 @@ ResourceVersion EtcdClient::rangeAll(const std::string& key, const std::string& 
                 raw.bytes.clear();
                 const grpc::internal::RpcMethod method("/etcdserverpb.KV/Range",
                                                        grpc::internal::RpcMethod::NORMAL_RPC, ch);
-                grpc::Status st = grpc::internal::BlockingUnaryCall<etcdserverpb::RangeRequest,
-                                                                    RawMessage>(
-                    ch.get(), method, &ctx, req, &raw);
+                grpc::Status st =
+                    grpc::internal::BlockingUnaryCall<etcdserverpb::RangeRequest, RawMessage>(
+                        ch.get(), method, &ctx, req, &raw);
                 if (st.error_code() == grpc::StatusCode::OUT_OF_RANGE)
                     wasCompacted = true;
                 return st;

@@ -1,7 +1,7 @@
 #include "EtcdEventProcessor.h"
 
-#include "EtcdWireWatchResponse.h"
 #include "EtcdWireRangeResponse.h"
+#include "EtcdWireWatchResponse.h"
 #include "engine/Pipeline.h"
 #include "kube/WatchCache.h"
 
@@ -372,8 +372,8 @@ void EtcdEventProcessor::listPage(const WireRangeResponse& page) {
         d->stats.bytes += static_cast<qint64>(kv.key.size() + kv.value.size());
         d->decodeValue(id, kv.key, ks, kv.value, kv.modRevision, "listed object");
         if (d->options.watchCache && ks.resource >= 0)
-            d->listed[static_cast<std::size_t>(ks.resource)].push_back(KeyValue::make(
-                id, kv.createRevision, kv.modRevision, kv.version, kv.value));
+            d->listed[static_cast<std::size_t>(ks.resource)].push_back(
+                KeyValue::make(id, kv.createRevision, kv.modRevision, kv.version, kv.value));
         ObservedEvent o;
         o.type = WatchEventType::Added;
         o.key = id;

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "EtcdWatchStream.h"
-#include "kube/KubernetesKeyDecoder.h"
 #include "detect/DetectorHub.h"
+#include "kube/KubernetesKeyDecoder.h"
 #include "model/Anomaly.h"
 #include "model/KeyTable.h"
 
@@ -49,7 +49,7 @@ struct EtcdProcessorStats {
     qint64 jsonValues = 0;
     qint64 encryptedValues = 0;
     qint64 undecodableValues = 0;
-    qint64 bytes = 0; // key + value bytes of events and listed kvs
+    qint64 bytes = 0;                  // key + value bytes of events and listed kvs
     ResourceVersion firstRevision = 0; // first event revision delivered
     ResourceVersion lastRevision = 0;  // highest event revision delivered
     ResourceVersion position = 0;      // what the processor is synced to (events, lists, progress)

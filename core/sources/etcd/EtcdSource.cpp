@@ -30,6 +30,10 @@ EtcdSource::EtcdSource(EtcdSourceSpec spec, std::optional<TimeUs> duration)
 }
 
 EtcdSource::~EtcdSource() {
+    stopTransport();
+}
+
+void EtcdSource::stopTransport() {
     m_stopping = true;
     {
         std::lock_guard lock(m_mutex);
@@ -217,14 +221,7 @@ QString EtcdSource::state() const {
 void EtcdSource::close(Pipeline& pipeline) {
     if (m_closed)
         return;
-    m_stopping = true;
-    {
-        std::lock_guard lock(m_mutex);
-        if (m_stream)
-            m_stream->stop();
-    }
-    if (m_transport.joinable())
-        m_transport.join();
+    stopTransport();
     if (m_processor) {
         decodeQueued(pipeline); // what arrived before the stop
         m_decodeTime = now();

@@ -60,6 +60,7 @@ public:
 
 private:
     void transport(); // the transport thread
+    void stopTransport();
     void decodeQueued(Pipeline& pipeline);
     void sample(Pipeline& pipeline, TimeUs t);
 

@@ -1,6 +1,7 @@
 #include "EtcdWatchStream.h"
 
 #include "EtcdClient.h"
+#include "EtcdRawMessage.h"
 #include "EtcdWireRangeResponse.h"
 #include "EtcdWireWatchResponse.h"
 #include "rpc.grpc.pb.h"
@@ -8,37 +9,6 @@
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/impl/rpc_method.h>
 #include <grpcpp/support/sync_stream.h>
-
-// Watch responses are read as raw bytes and decoded by WireWatchResponse (views, no per-field
-// allocation); requests stay generated protobuf messages.
-namespace grpc {
-template <> class SerializationTraits<ws::WireWatchResponse, void> {
-public:
-    static Status Serialize(const ws::WireWatchResponse&, ByteBuffer*, bool*) {
-        return Status(StatusCode::UNIMPLEMENTED, "WireWatchResponse is receive-only");
-    }
-    static Status Deserialize(ByteBuffer* buffer, ws::WireWatchResponse* msg) {
-        std::vector<Slice> slices;
-        if (!buffer->Dump(&slices).ok())
-            return Status(StatusCode::INTERNAL, "cannot read the WatchResponse bytes");
-        std::size_t total = 0;
-        for (const Slice& s : slices)
-            total += s.size();
-        std::string bytes;
-        bytes.resize(std::max<std::size_t>(total, 32));
-        std::size_t at = 0;
-        for (const Slice& s : slices) {
-            std::memcpy(bytes.data() + at, s.begin(), s.size());
-            at += s.size();
-        }
-        bytes.resize(total);
-        buffer->Clear();
-        if (!msg->parse(std::move(bytes)))
-            return Status(StatusCode::INTERNAL, msg->error());
-        return Status::OK;
-    }
-};
-} // namespace grpc
 
 #include <pthread.h>
 #include <random>
@@ -49,7 +19,9 @@ struct EtcdWatchStream::Live {
     grpc::ClientContext context;
     std::mutex writeMutex; // one writer at a time (the create request, progress requests)
     bool finished = false; // set under writeMutex before Finish(): no more writes
-    std::unique_ptr<grpc::ClientReaderWriter<etcdserverpb::WatchRequest, WireWatchResponse>> stream;
+    // Responses arrive as bytes (RawMessage) and are decoded here by WireWatchResponse (views,
+    // no per-field allocation); requests stay generated protobuf messages.
+    std::unique_ptr<grpc::ClientReaderWriter<etcdserverpb::WatchRequest, RawMessage>> stream;
 };
 
 EtcdWatchStream::EtcdWatchStream(EtcdClient& client, EtcdWatchOptions options,
@@ -190,9 +162,9 @@ void EtcdWatchStream::run() {
             if (m_stopping)
                 break;
             live->stream.reset(
-                grpc::internal::ClientReaderWriterFactory<
-                    etcdserverpb::WatchRequest, WireWatchResponse>::Create(channel.get(), method,
-                                                                           &live->context));
+                grpc::internal::ClientReaderWriterFactory<etcdserverpb::WatchRequest,
+                                                          RawMessage>::Create(channel.get(), method,
+                                                                              &live->context));
             m_live = live;
         }
 
@@ -214,9 +186,15 @@ void EtcdWatchStream::run() {
         bool compacted = false;
         bool canceled = false;
         QString cancelReason;
+        RawMessage raw;
         WireWatchResponse resp;
+        QString malformed;
         ResourceVersion fragmentRevision = 0; // last revision of an unfinished fragmented response
-        while (live->stream->Read(&resp)) {
+        while (live->stream->Read(&raw)) {
+            if (!resp.parse(std::move(raw.bytes))) {
+                malformed = QString::fromStdString(resp.error());
+                break;
+            }
             // Every response goes to the sink as it arrived; the decoder on the session thread
             // merges fragments and makes events of it. Here only what steers the stream.
             m_sink.watchReceived(resp);
@@ -249,7 +227,7 @@ void EtcdWatchStream::run() {
             std::lock_guard lock(m_mutex);
             m_live = nullptr;
         }
-        if (compacted || canceled)
+        if (compacted || canceled || !malformed.isEmpty())
             live->context.TryCancel();
         {
             std::lock_guard writeLock(live->writeMutex); // waits out a progress request
@@ -266,7 +244,9 @@ void EtcdWatchStream::run() {
         const auto wait = nextBackoff();
         bool transport = false;
         QString message;
-        if (canceled) {
+        if (!malformed.isEmpty()) {
+            message = QStringLiteral("etcd at %1: %2").arg(endpoint, malformed);
+        } else if (canceled) {
             message =
                 QStringLiteral("etcd canceled the watch: %1")
                     .arg(cancelReason.isEmpty() ? QStringLiteral("no reason given") : cancelReason);
@@ -278,7 +258,7 @@ void EtcdWatchStream::run() {
                                                   status.error_message());
         }
         m_sink.watchBroken(message, transport, wait);
-        if (status.error_code() != grpc::StatusCode::CANCELLED || canceled)
+        if (status.error_code() != grpc::StatusCode::CANCELLED || canceled || !malformed.isEmpty())
             m_client.failover(channelIndex);
         sleepFor(wait);
     }

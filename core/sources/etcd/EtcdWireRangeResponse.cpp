@@ -21,17 +21,9 @@ bool WireRangeResponse::parse(std::string bytes) {
         const std::uint64_t tag = r.varint();
         const auto field = static_cast<std::uint32_t>(tag >> 3);
         const auto wt = static_cast<std::uint32_t>(tag & 7);
-        if (wt == 2 && field == 1) { // ResponseHeader: revision = 3
-            const std::string_view h = r.bytes();
-            ProtoWireReader hr{h.data(), h.data() + h.size()};
-            while (hr.ok && !hr.atEnd()) {
-                const std::uint64_t htag = hr.varint();
-                if ((htag >> 3) == 3 && (htag & 7) == 0)
-                    headerRevision = static_cast<std::int64_t>(hr.varint());
-                else
-                    hr.skip(static_cast<std::uint32_t>(htag & 7));
-            }
-            r.ok = r.ok && hr.ok;
+        if (wt == 2 && field == 1) {
+            const std::string_view header = r.bytes(); // may clear r.ok
+            r.ok = r.ok && parseWireHeaderRevision(header, &headerRevision);
         } else if (wt == 2 && field == 2) {
             if (!parseWireKeyValue(r.bytes(), &kvs.emplace_back())) {
                 m_error = "malformed mvccpb.KeyValue #" + std::to_string(kvs.size());

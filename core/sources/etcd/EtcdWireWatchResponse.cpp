@@ -6,6 +6,18 @@
 
 namespace ws {
 
+bool parseWireHeaderRevision(std::string_view bytes, std::int64_t* revision) {
+    ProtoWireReader r{bytes.data(), bytes.data() + bytes.size()};
+    while (r.ok && !r.atEnd()) {
+        const std::uint64_t tag = r.varint();
+        if ((tag >> 3) == 3 && (tag & 7) == 0) // ResponseHeader.revision
+            *revision = static_cast<std::int64_t>(r.varint());
+        else
+            r.skip(static_cast<std::uint32_t>(tag & 7));
+    }
+    return r.ok;
+}
+
 bool parseWireKeyValue(std::string_view bytes, WireKeyValue* kv) {
     ProtoWireReader r{bytes.data(), bytes.data() + bytes.size()};
     while (r.ok && !r.atEnd()) {
@@ -84,17 +96,9 @@ bool WireWatchResponse::parse(std::string bytes) {
         const std::uint64_t tag = r.varint();
         const auto field = static_cast<std::uint32_t>(tag >> 3);
         const auto wt = static_cast<std::uint32_t>(tag & 7);
-        if (wt == 2 && field == 1) { // ResponseHeader: revision = 3
-            const std::string_view h = r.bytes();
-            ProtoWireReader hr{h.data(), h.data() + h.size()};
-            while (hr.ok && !hr.atEnd()) {
-                const std::uint64_t htag = hr.varint();
-                if ((htag >> 3) == 3 && (htag & 7) == 0)
-                    headerRevision = static_cast<std::int64_t>(hr.varint());
-                else
-                    hr.skip(static_cast<std::uint32_t>(htag & 7));
-            }
-            r.ok = r.ok && hr.ok;
+        if (wt == 2 && field == 1) {
+            const std::string_view header = r.bytes(); // may clear r.ok
+            r.ok = r.ok && parseWireHeaderRevision(header, &headerRevision);
         } else if (wt == 0 && field == 2) {
             watchId = static_cast<std::int64_t>(r.varint());
         } else if (wt == 0 && field == 3) {

@@ -18,6 +18,8 @@ struct WireKeyValue {
     std::int64_t lease = 0;
 };
 
+// Decodes the revision of an etcdserverpb.ResponseHeader; false on malformed input.
+bool parseWireHeaderRevision(std::string_view bytes, std::int64_t* revision);
 // Decodes one mvccpb.KeyValue message; false on malformed input.
 bool parseWireKeyValue(std::string_view bytes, WireKeyValue* kv);
 
