@@ -154,7 +154,7 @@ ws_ccache_env() {
 ws_jobs() { nproc 2>/dev/null || echo 2; }
 
 # The test executables the tsan preset runs (its test preset's filter names the same tests).
-WS_TSAN_TARGETS=(tst_session tst_etcdlive tst_etcdfailure tst_scenarioswitcher tst_liveconnect)
+WS_TSAN_TARGETS=(tst_session tst_etcdlive tst_etcdfailure tst_etcdcapture tst_scenarioswitcher tst_liveconnect)
 
 # ws_build_preset NAME [TARGET...] : configure + build one CMake preset from the repository
 # root; only the given targets when there are any.
