@@ -37,9 +37,13 @@ QStringList describe(const AnomalyList& list) {
 class TestEtcdCapture : public QObject {
     Q_OBJECT
 private slots:
-    void framesReplayToTheSameResult() {
+    void initTestCase() {
+        // Skipped here, the whole executable counts as skipped (not passed) in the closing line.
         if (etcdBinary().isEmpty())
             QSKIP("etcd binary not found (/usr/bin/etcd from Debian's etcd-server)");
+    }
+
+    void framesReplayToTheSameResult() {
         EtcdTestCluster cluster(1);
         QString error;
         QVERIFY2(cluster.startAll(&error), qPrintable(error));
