@@ -3,12 +3,15 @@
 // a row also proves that nothing else (a second report of the same fault) is raised.
 //
 // Script: commands separated by ';', words by spaces, '...' quotes a word with spaces.
-//   w NAME etcd|api RESOURCE [every]        register a watcher (every: seesEveryRevision)
+//   w NAME etcd|api RESOURCE [every] [history]  register a watcher (every: seesEveryRevision;
+//                                           history: checksKeyHistory)
 //   at T                                    set the time (T: 1500, 1500ms, 12s)
 //   *N COMMAND                              repeat COMMAND N times
 //   open W [rv=N] [empty] [wl] [bm]         watchOpened (wl: sendInitialEvents)
-//   ev W T:KEY:RV[:FLAGS] ...               one watchResponse; T is A|M|D; flags: n (no
-//                                           prev_kv), i (initial)
+//   ev W T:KEY:RV[:FLAGS[:VALUE[:PREV]]] ... one watchResponse; T is A|M|D; flags: n (no
+//                                           prev_kv), i (initial); VALUE (ignored for D) and
+//                                           PREV (prev_kv's value) give the event content,
+//                                           create_revision then being the key's last A
 //   prog W RV [end]                         watchProgress (end: initial-events-end)
 //   err W CODE REASON [MSG] [req=N] [compact=N]    watchError
 //   list W [relist] [empty] [rv=N]          listStarted
@@ -122,6 +125,7 @@ public:
     History history;
     AnomalyList raised;
     QHash<QString, WatcherId> watchers;
+    QHash<KeyId, ResourceVersion> createRevs; // the last A of each key (events with content)
     TimeUs now = 0;
 
 private:
@@ -161,6 +165,7 @@ private:
                 words.value(2) == QLatin1String("etcd") ? WatchLayer::Etcd : WatchLayer::Apiserver;
             info.resource = words.value(3);
             info.seesEveryRevision = words.contains(QLatin1String("every"));
+            info.checksKeyHistory = words.contains(QLatin1String("history"));
             watchers.insert(info.id, hub.registerWatcher(info));
         } else if (cmd == QLatin1String("at")) {
             now = parseTime(words.value(1));
@@ -187,6 +192,27 @@ private:
                 e.initial = flags.contains(QLatin1Char('i'));
                 e.prevRv = e.hasPrevKv ? e.rv - 1 : 0;
                 e.createRv = e.type == WatchEventType::Added ? e.rv : 0;
+                if (parts.size() > 4) {
+                    // Content for the key-history checks, as a live etcd source fills it.
+                    const auto hash = [](const QString& text) {
+                        const QByteArray b = text.toUtf8();
+                        return contentHash(b.constData(), static_cast<std::size_t>(b.size()));
+                    };
+                    e.hasContent = true;
+                    if (e.type == WatchEventType::Added)
+                        createRevs[e.key] = e.rv;
+                    else
+                        e.createRv = createRevs.value(e.key);
+                    if (e.type != WatchEventType::Deleted) {
+                        e.valueSize = static_cast<std::uint32_t>(parts[4].toUtf8().size());
+                        e.valueHash = hash(parts[4]);
+                    }
+                    if (e.hasPrevKv) {
+                        e.prevValueSize =
+                            static_cast<std::uint32_t>(parts.value(5).toUtf8().size());
+                        e.prevValueHash = hash(parts.value(5));
+                    }
+                }
                 events.push_back(e);
             }
             hub.watchResponse(watcher(words.value(1)), now, events);
@@ -326,6 +352,25 @@ void DetectorsTest::detects_data() {
         etcd + "open c rv=90; err c 410 Compacted compact=95; open c rv=100; ev c D:a:101:n",
         "prevkv-nil,too-old-rv", "compact revision 95");
     row("no prevkv-nil: create without prev_kv", etcd + "open c rv=100; ev c A:a:101:n", "");
+
+    // Key history (IsCreate, PrevKV content) of a watcher whose events carry content; "open c"
+    // (start revision 1) replays the whole history, so every key starts absent.
+    const QString history = QStringLiteral("w c etcd pods every history; open c;");
+    row("IsCreate: a create of a key that exists", history + "ev c A:a:1:n:v1; ev c A:a:2:n:v2",
+        "stream-error",
+        "IsCreate: PUT at 2 is a create (create_revision 2) but the key exists since "
+        "mod_revision 1");
+    row("IsCreate: a DELETE of a key that was deleted",
+        history + "ev c A:a:1:n:v1; ev c D:a:2::-:v1; ev c D:a:3::-:v1", "stream-error",
+        "IsCreate: DELETE at 3 (create_revision 1) of a key that does not exist (deleted at 2)");
+    row("PrevKV: prev_kv of other content at the same revision",
+        history + "ev c A:a:1:n:v1; ev c M:a:2::v2:v9", "stream-error",
+        "PrevKV: prev_kv of PUT at 2 is mod_revision 1 (2 bytes) but the value at 1 is "
+        "mod_revision 1 (2 bytes), same revision, other content");
+    row("no key-history error: create, update, delete, create again",
+        history + "ev c A:a:1:n:v1; ev c M:a:2::v2:v1; ev c D:a:3::-:v2; ev c A:a:4:n:v4", "");
+    row("no key-history error: the same stream without history checks",
+        "w c etcd pods every; open c; ev c A:a:1:n:v1; ev c A:a:2:n:v2; ev c M:a:3::v3:v9", "");
     row("no prevkv-nil: DELETE with prev_kv", etcd + "open c rv=100; ev c D:a:101", "");
     row("no prevkv-nil: apiserver events have no prev_kv", api + "open i rv=100; ev i D:a:101:n",
         "");

@@ -4,6 +4,7 @@
 // same anomalies: what a capture replay will do.
 #include "EtcdTestCluster.h"
 #include "engine/Session.h"
+#include "model/AnomalyKind.h"
 #include "sources/etcd/EtcdFrameDecoder.h"
 #include "sources/etcd/EtcdFrameKind.h"
 #include "sources/etcd/EtcdLoadGenerator.h"
@@ -74,22 +75,41 @@ private slots:
         for (int i = 0; i < 30; ++i)
             last = put("before" + std::to_string(i), 2);
         QVERIFY(client.remove("/registry/configmaps/ns/before0", &error) > 0);
-        QVERIFY(client.compact(last, false, &error));
+        QTRY_VERIFY_WITH_TIMEOUT(etcd->stats().lastRevision >= last + 1, 20000);
+        // The stream breaks and etcd compacts past where it resumes: a compacted cancel (an
+        // anomaly the replay must find too), a relist, and the watch again.
+        etcd->stream()->setHold(true);
+        etcd->stream()->interrupt();
+        QTRY_VERIFY_WITH_TIMEOUT(etcd->stats().brokenStreams >= 1, 10000);
+        for (int i = 1; i < 10; ++i)
+            last = put("before" + std::to_string(i), 3);
+        QVERIFY2(client.compact(last, false, &error), qPrintable(error));
+        etcd->stream()->setHold(false);
+        QTRY_VERIFY_WITH_TIMEOUT(etcd->stats().compactedCancels == 1, 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            etcd->stats().lists == 2 && etcd->stats().state == QLatin1String("watching"), 20000);
         last = put("after", 1);
         QTRY_VERIFY_WITH_TIMEOUT(etcd->stats().lastRevision >= last, 20000);
         session.stop();
         const EtcdProcessorStats live = etcd->stats();
         const AnomalyList liveAnomalies = session.anomalies();
+        QCOMPARE(live.compactRevision, last - 1); // the revision the test compacted to
+        QCOMPARE(liveAnomalies.size(), 1);
+        QCOMPARE(liveAnomalies.first().kind, AnomalyKind::TooOldRv);
 
-        // The tap saw one connection, never with credentials, and every kind of frame.
+        // The tap saw one connection, with the etcd version and never credentials, and every
+        // kind of frame.
         QCOMPARE(int(tap.connections.size()), 1);
         QCOMPARE(tap.connections.front().endpoint, spec.endpoints.join(QLatin1Char(',')));
+        QVERIFY2(tap.connections.front().versions.startsWith(QLatin1String("etcd 3.")),
+                 qPrintable(tap.connections.front().versions));
         QSet<int> kinds;
         for (const Frame& f : tap.frames)
             kinds.insert(f.kind);
-        for (EtcdFrameKind k : {EtcdFrameKind::WatchResponse, EtcdFrameKind::RangeResponse,
-                                EtcdFrameKind::WatchCreateSent, EtcdFrameKind::ListStarted,
-                                EtcdFrameKind::ListCompleted, EtcdFrameKind::Status})
+        for (EtcdFrameKind k :
+             {EtcdFrameKind::WatchResponse, EtcdFrameKind::RangeResponse,
+              EtcdFrameKind::WatchCreateSent, EtcdFrameKind::ListStarted,
+              EtcdFrameKind::ListCompleted, EtcdFrameKind::WatchBroken, EtcdFrameKind::Status})
             QVERIFY2(kinds.contains(int(k)), qPrintable(QString::number(int(k))));
         QCOMPARE(session.pipeline().framesReceived(), qint64(tap.frames.size()));
         TimeUs previous = 0;
@@ -117,6 +137,10 @@ private slots:
         QCOMPARE(again.position, live.position);
         QCOMPARE(again.protobufValues, live.protobufValues);
         QCOMPARE(again.progressNotifications, live.progressNotifications);
+        QCOMPARE(again.compactedCancels, live.compactedCancels);
+        QCOMPARE(again.compactRevision, live.compactRevision);
+        QCOMPARE(again.brokenStreams, live.brokenStreams);
+        QCOMPARE(again.revisionsByList, live.revisionsByList);
         QCOMPARE(processor.resources(), QStringList{QStringLiteral("configmaps")});
         QCOMPARE(describe(replay.anomalies()), describe(liveAnomalies));
         QVERIFY(live.events >= 31);

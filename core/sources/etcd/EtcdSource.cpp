@@ -86,12 +86,6 @@ bool EtcdSource::open(Pipeline& pipeline, QString*) {
     m_processor =
         std::make_unique<EtcdEventProcessor>(po, pipeline, [this] { return m_decodeTime; });
     m_decoder = std::make_unique<EtcdFrameDecoder>(*m_processor);
-    ConnectionInfo info;
-    info.id = m_connection;
-    info.sourceKind = kind();
-    info.endpoint = m_spec.endpoints.join(QLatin1Char(','));
-    info.versions = QStringLiteral("etcd");
-    pipeline.connectionOpened(info);
     m_clock.start();
     m_recorder =
         std::make_unique<EtcdFrameRecorder>(m_queue, m_connection, [this] { return now(); });
@@ -109,6 +103,11 @@ void EtcdSource::transport() {
         std::lock_guard lock(m_mutex);
         m_failure = error;
         return;
+    }
+    {
+        // Before the first frame is queued: the session thread names the connection with it.
+        std::lock_guard lock(m_mutex);
+        m_version = first->version;
     }
     m_recorder->statusReceived(first->revision);
     m_connected = true;
@@ -139,8 +138,27 @@ void EtcdSource::transport() {
     }
 }
 
+// The connection is announced with its first frame rather than in open(): only then is the
+// etcd version known (the first Status answer is the first frame), and a source that never
+// reached etcd has no connection to show.
+void EtcdSource::openConnection(Pipeline& pipeline) {
+    ConnectionInfo info;
+    info.id = m_connection;
+    info.sourceKind = kind();
+    info.endpoint = m_spec.endpoints.join(QLatin1Char(','));
+    {
+        std::lock_guard lock(m_mutex);
+        info.versions =
+            m_version.isEmpty() ? QStringLiteral("etcd") : QStringLiteral("etcd %1").arg(m_version);
+    }
+    pipeline.connectionOpened(info);
+    m_connectionOpened = true;
+}
+
 void EtcdSource::decodeQueued(Pipeline& pipeline) {
     m_queue.drain(m_frames);
+    if (!m_frames.empty() && !m_connectionOpened)
+        openConnection(pipeline);
     for (const Frame& f : m_frames) {
         pipeline.frameReceived(f);
         m_decodeTime = f.received;

@@ -62,6 +62,7 @@ private:
     void transport(); // the transport thread
     void stopTransport();
     void decodeQueued(Pipeline& pipeline);
+    void openConnection(Pipeline& pipeline);
     void sample(Pipeline& pipeline, TimeUs t);
 
     EtcdSourceSpec m_spec;
@@ -80,10 +81,12 @@ private:
     std::atomic<bool> m_stopping{false};
     std::atomic<bool> m_connected{false};
     std::atomic<bool> m_closed{false};
-    mutable std::mutex m_mutex; // guards m_stream, m_failure
+    mutable std::mutex m_mutex; // guards m_stream, m_failure, m_version
     std::unique_ptr<EtcdWatchStream> m_stream;
     QString m_failure;
+    QString m_version; // of the etcd that answered the first Status
     int m_connection = 0;
+    bool m_connectionOpened = false; // session thread
 };
 
 } // namespace ws
