@@ -1,21 +1,24 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2317  # functions are called indirectly through run_phase
-# Set up a Debian 12 machine, build WatchScope in both presets and run the whole test suite.
-# This is what CI runs (.ci/run). It never starts the GUI.
+# Set up a Debian 12 machine, build WatchScope in the presets default, asan and tsan and run the
+# test suite under each. This is what CI runs (.ci/run). It never starts the GUI.
 #
 #   scripts/setup-test.sh
 #
-# Phases: install (missing packages only) -> build default -> build asan -> build tsan (the
-# threaded tests only) -> test default -> test asan -> test tsan. A failing phase does not stop the later independent ones (a failed build skips
-# only its own tests), so one run reports everything. Ends with a line
+# Phases: install (missing packages only) -> build default -> build asan -> build tsan -> test
+# default -> test asan -> test tsan. The tsan phases build and run only the threaded tests: the
+# tsan test preset's filter (CMakePresets.json) selects them, and the build takes its target list
+# from that same filter (`ctest --preset tsan -N`). A failing phase does not stop the later
+# independent ones (a failed build skips only its own tests), so one run reports everything.
+# Ends with the time of each phase and a line
 #   N passed, N failed[, N skipped]
-# summed over both ctest runs, the time of each phase, and exits non-zero if anything failed.
+# summed over all ctest runs, and exits non-zero if anything failed.
 #
 # Environment (all optional):
 #   WS_CTEST_JOBS=2       parallel tests per ctest run
 #   WS_TEST_TIMEOUT=600   default per-test timeout in seconds (a test's own TIMEOUT wins)
-#   WS_PRESETS="default asan tsan"   which presets to build and test; tsan builds and runs only
-#                                    the threaded tests (the tsan test preset's filter)
+#   WS_PRESETS="default asan tsan"   which presets to build and test, in this order; e.g.
+#                                    WS_PRESETS="default asan" skips the ThreadSanitizer phases
 set -euo pipefail
 
 # shellcheck source-path=SCRIPTDIR
@@ -111,7 +114,8 @@ if command -v ccache >/dev/null 2>&1; then ccache -z >/dev/null 2>&1 || true; fi
 declare -A BUILD_OK=()
 for preset in "${PRESETS[@]}"; do
     if [[ "$preset" == tsan ]]; then
-        run_phase "build $preset" ws_build_preset "$preset" "${WS_TSAN_TARGETS[@]}"
+        # Only the test executables the tsan test preset runs.
+        run_phase "build $preset" ws_build_preset "$preset" --tests
     else
         run_phase "build $preset" ws_build_preset "$preset"
     fi
@@ -142,7 +146,8 @@ if command -v ccache >/dev/null 2>&1; then
     ccache -s 2>/dev/null | grep -iE '^ *(hits|misses|cacheable)|Hits:|Misses:' | sed 's/^/  ccache: /' || true
 fi
 if [[ ${#FAILED_PHASES[@]} -gt 0 ]]; then
-    echo "  failed phases: ${FAILED_PHASES[*]}"
+    failed_list="$(printf '%s, ' "${FAILED_PHASES[@]}")"
+    echo "  failed phases: ${failed_list%, }"
 fi
 if [[ $TOTAL_SKIPPED -gt 0 ]]; then
     echo "$TOTAL_PASSED passed, $TOTAL_FAILED failed, $TOTAL_SKIPPED skipped"

@@ -153,19 +153,42 @@ ws_ccache_env() {
 
 ws_jobs() { nproc 2>/dev/null || echo 2; }
 
-# The test executables the tsan preset runs (its test preset's filter names the same tests).
-WS_TSAN_TARGETS=(tst_session tst_etcdlive tst_etcdfailure tst_etcdcapture tst_scenarioswitcher tst_liveconnect)
+# ws_test_targets PRESET : prints the test executables that test preset PRESET selects (its
+# filter), one a line, sorted. Needs the configure preset of the same name configured, nothing
+# built (`ctest -N` only lists). A test is named AREA.EXECUTABLE (tests/CMakeLists.txt), so the
+# target is the part after the first dot. Fails if ctest fails.
+ws_test_targets() {
+    local preset="$1" listing
+    listing="$(cd "$WS_ROOT" && ctest --preset "$preset" -N 2>&1)" \
+        || { printf '%s\n' "$listing" >&2; return 1; }
+    sed -nE 's/^[[:space:]]*Test[[:space:]]+#[0-9]+: [^.[:space:]]+\.([^[:space:]]+)[[:space:]]*$/\1/p' \
+        <<<"$listing" | sort -u
+}
 
-# ws_build_preset NAME [TARGET...] : configure + build one CMake preset from the repository
-# root; only the given targets when there are any.
+# ws_build_preset NAME [--tests | TARGET...] : configure + build one CMake preset from the
+# repository root. With TARGETs, only those; with --tests, only the test executables that the
+# test preset NAME selects (see ws_test_targets), so the list follows the preset's filter and the
+# test files; a filter that selects no test is an error (building nothing would pass silently).
 ws_build_preset() {
     local preset="$1"; shift
-    local targets=()
+    local only_tests=0 targets=()
+    if [[ "${1:-}" == --tests ]]; then
+        only_tests=1; shift
+    fi
     [[ $# -gt 0 ]] && targets=(--target "$@")
     ( cd "$WS_ROOT" || exit 1
       ws_log "configuring preset '$preset'"
       cmake --preset "$preset" || { ws_warn "configure of preset '$preset' failed"; exit 1; }
-      ws_log "building preset '$preset' with -j$(ws_jobs) ${targets[*]}"
+      if [[ $only_tests -eq 1 ]]; then
+          local list
+          list="$(ws_test_targets "$preset")" \
+              || { ws_warn "ctest --preset $preset -N failed"; exit 1; }
+          [[ -n "$list" ]] || { ws_warn "test preset '$preset' selects no test: nothing to build"; exit 1; }
+          local names=()
+          mapfile -t names <<<"$list"
+          targets=(--target "${names[@]}")
+      fi
+      ws_log "building preset '$preset' with -j$(ws_jobs)${targets[*]:+ ${targets[*]}}"
       cmake --build --preset "$preset" -j"$(ws_jobs)" "${targets[@]}" || { ws_warn "build of preset '$preset' failed"; exit 1; }
     )
 }
