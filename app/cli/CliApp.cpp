@@ -3,7 +3,9 @@
 #include "Version.h"
 #include "engine/Session.h"
 #include "engine/SourceOptions.h"
+#include "kube/ServerProfile.h"
 #include "scenario/ScenarioLoader.h"
+#include "serve/ServeRunner.h"
 #include "sources/SourceFactory.h"
 #include "sources/etcd/EtcdLoadGenerator.h"
 #include "sources/etcd/EtcdSource.h"
@@ -52,6 +54,10 @@ const char* kUsage =
     "              [--cacert CA.pem] [--cert CLIENT.pem] [--key CLIENT-KEY.pem]\n"
     "      --resources LIST  --duration 30s (scenarios: virtual time; default: their own)\n"
     "      --anomalies FILE.jsonl  --timeline FILE.(csv|jsonl|trace.json)\n"
+    "  serve --listen HOST:PORT --scenario NAME [--server-version 1.16..1.36]\n"
+    "        [--feature-gates G=true,...] [--seed N] [--apiserver N] [--duration D]\n"
+    "        [--tls-cert F --tls-key F] [--client-ca F] [--token-file F] [--authorize-group G]\n"
+    "                                 serve a scenario as a kube-apiserver (kubectl works)\n"
     "  load --etcd URL[,URL...] [--rate N/s] [--duration 30s] [--objects N] [--compact-every 10s]\n"
     "                                 write Kubernetes-shaped objects (create/update/delete mix)\n";
 
@@ -86,7 +92,9 @@ int CliApp::run(const QStringList& arguments) {
         return record(rest);
     if (command == QLatin1String("load"))
         return load(rest);
-    if (command == QLatin1String("export") || command == QLatin1String("serve"))
+    if (command == QLatin1String("serve"))
+        return serve(rest);
+    if (command == QLatin1String("export"))
         return fail(QStringLiteral("'%1' is not available in this build yet").arg(command));
     return fail(QStringLiteral("unknown command '%1' (try --help)").arg(command));
 }
@@ -245,6 +253,103 @@ int CliApp::record(const QStringList& arguments) {
                                .arg(totalEvents)
                                .arg(anomalyCount);
     return 0;
+}
+
+int CliApp::serve(const QStringList& arguments) {
+    QCommandLineParser parser;
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    const QCommandLineOption listen(QStringLiteral("listen"), {}, QStringLiteral("HOST:PORT"));
+    const QCommandLineOption scenario(QStringLiteral("scenario"), {}, QStringLiteral("NAME"));
+    const QCommandLineOption etcd(QStringLiteral("etcd"), {}, QStringLiteral("URLS"));
+    const QCommandLineOption version(QStringLiteral("server-version"), {}, QStringLiteral("V"));
+    const QCommandLineOption gates(QStringLiteral("feature-gates"), {}, QStringLiteral("G"));
+    const QCommandLineOption seed(QStringLiteral("seed"), {}, QStringLiteral("N"));
+    const QCommandLineOption apiserver(QStringLiteral("apiserver"), {}, QStringLiteral("N"));
+    const QCommandLineOption duration(QStringLiteral("duration"), {}, QStringLiteral("D"));
+    const QCommandLineOption speed(QStringLiteral("speed"), {}, QStringLiteral("X"));
+    const QCommandLineOption tlsCert(QStringLiteral("tls-cert"), {}, QStringLiteral("FILE"));
+    const QCommandLineOption tlsKey(QStringLiteral("tls-key"), {}, QStringLiteral("FILE"));
+    const QCommandLineOption clientCa(QStringLiteral("client-ca"), {}, QStringLiteral("FILE"));
+    const QCommandLineOption tokenFile(QStringLiteral("token-file"), {}, QStringLiteral("FILE"));
+    const QCommandLineOption authorize(QStringLiteral("authorize-group"), {}, QStringLiteral("G"));
+    parser.addOptions({listen, scenario, etcd, version, gates, seed, apiserver, duration, speed,
+                       tlsCert, tlsKey, clientCa, tokenFile, authorize});
+    if (!parser.parse(arguments))
+        return fail(QStringLiteral("serve: %1").arg(parser.errorText()));
+    if (!parser.positionalArguments().isEmpty())
+        return fail(QStringLiteral("serve: unexpected argument '%1'")
+                        .arg(parser.positionalArguments().first()));
+    if (parser.isSet(etcd))
+        return fail(QStringLiteral("serve --etcd is not available in this build yet: serve a "
+                                   "--scenario"));
+    ServeOptions options;
+    if (parser.isSet(scenario))
+        options.scenario = parser.value(scenario);
+    if (!parser.isSet(listen))
+        return fail(QStringLiteral("serve: --listen HOST:PORT is required (e.g. 127.0.0.1:6443; "
+                                   "port 0 picks a free one)"));
+    {
+        const QString l = parser.value(listen);
+        const qsizetype colon = l.lastIndexOf(u':');
+        bool ok = false;
+        const uint port = colon < 0 ? 0 : l.mid(colon + 1).toUInt(&ok);
+        if (colon < 0 || !ok || port > 65535)
+            return fail(QStringLiteral("--listen: bad value '%1': expected HOST:PORT").arg(l));
+        QString host = l.left(colon);
+        if (host.startsWith(u'[') && host.endsWith(u']'))
+            host = host.mid(1, host.size() - 2);
+        if (host == QLatin1String("localhost"))
+            host = QStringLiteral("127.0.0.1");
+        options.listenHost = host.isEmpty() ? QStringLiteral("0.0.0.0") : host;
+        options.listenPort = static_cast<quint16>(port);
+    }
+    if (parser.isSet(version)) {
+        QString why;
+        if (!ServerProfile::fromVersion(parser.value(version), &why))
+            return fail(QStringLiteral("--server-version: %1").arg(why));
+        options.serverVersion = parser.value(version);
+    }
+    for (const QString& g : parser.values(gates))
+        options.featureGates << g.split(u',', Qt::SkipEmptyParts);
+    if (parser.isSet(seed)) {
+        bool ok = false;
+        options.seed = parser.value(seed).toULongLong(&ok);
+        if (!ok)
+            return fail(QStringLiteral("--seed: bad value '%1'").arg(parser.value(seed)));
+    }
+    if (parser.isSet(apiserver)) {
+        bool ok = false;
+        options.apiserver = parser.value(apiserver).toInt(&ok);
+        if (!ok || options.apiserver < 0)
+            return fail(QStringLiteral("--apiserver: bad value '%1'").arg(parser.value(apiserver)));
+    }
+    if (parser.isSet(duration)) {
+        QString error;
+        const auto d = positiveDuration(QStringLiteral("duration"), parser.value(duration), &error);
+        if (!d)
+            return fail(error);
+        options.duration = d;
+    }
+    if (parser.isSet(speed)) {
+        bool ok = false;
+        options.speed = parser.value(speed).toDouble(&ok);
+        if (!ok || options.speed <= 0)
+            return fail(QStringLiteral("--speed: bad value '%1'").arg(parser.value(speed)));
+    }
+    options.tlsCertFile = parser.value(tlsCert);
+    options.tlsKeyFile = parser.value(tlsKey);
+    options.clientCaFile = parser.value(clientCa);
+    options.tokenFile = parser.value(tokenFile);
+    for (const QString& g : parser.values(authorize))
+        options.authorizeGroups << g.split(u',', Qt::SkipEmptyParts);
+    if (!options.tlsKeyFile.isEmpty() && options.tlsCertFile.isEmpty())
+        return fail(QStringLiteral("--tls-key needs --tls-cert"));
+    if (!options.authorizeGroups.isEmpty() && !options.authenticates())
+        return fail(QStringLiteral("--authorize-group needs --client-ca or --token-file"));
+    QTextStream out(stdout);
+    return ServeRunner::run(
+        options, [&out](const QString& line) { out << line << Qt::endl; },
+        [](const QString& line) { fail(line); });
 }
 
 } // namespace ws

@@ -15,6 +15,7 @@ private:
     int scenarios();
     int record(const QStringList& arguments);
     int load(const QStringList& arguments);
+    int serve(const QStringList& arguments);
     int usage(int exitCode);
 };
 

@@ -1,4 +1,5 @@
 #include "ApiStatus.h"
+#include "util/JsonText.h"
 
 #include "ServerProfile.h"
 
@@ -9,23 +10,35 @@
 namespace ws {
 
 QByteArray ApiStatus::toJson() const {
-    QJsonObject o{{"kind", "Status"},    {"apiVersion", "v1"}, {"metadata", QJsonObject{}},
-                  {"status", "Failure"}, {"message", message}, {"reason", reason},
-                  {"code", code}};
+    // metav1.Status in its Go field order (kind, apiVersion, metadata, status, message, reason,
+    // details, code), as the apiserver's JSON encoder writes it.
+    std::string o =
+        R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":)";
+    appendJsonString(o, message);
+    o += R"(,"reason":)";
+    appendJsonString(o, reason);
     if (hasCause || retryAfterSeconds > 0) {
-        QJsonObject details;
+        o += R"(,"details":{)";
         if (hasCause) {
-            QJsonObject cause;
-            if (!causeReason.isEmpty())
-                cause.insert("reason", causeReason);
-            cause.insert("message", causeMessage);
-            details.insert("causes", QJsonArray{cause});
+            o += R"("causes":[{)";
+            if (!causeReason.isEmpty()) {
+                o += R"("reason":)";
+                appendJsonString(o, causeReason);
+                o += ',';
+            }
+            o += R"("message":)";
+            appendJsonString(o, causeMessage);
+            o += "}]";
         }
-        if (retryAfterSeconds > 0)
-            details.insert("retryAfterSeconds", retryAfterSeconds);
-        o.insert("details", details);
+        if (retryAfterSeconds > 0) {
+            if (hasCause)
+                o += ',';
+            o += R"("retryAfterSeconds":)" + std::to_string(retryAfterSeconds);
+        }
+        o += '}';
     }
-    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+    o += R"(,"code":)" + std::to_string(code) + '}';
+    return QByteArray::fromStdString(o);
 }
 
 ObservedStatus ApiStatus::toObserved(ResourceVersion requested) const {
@@ -47,10 +60,11 @@ ApiStatus ApiStatus::tooOld(const ServerProfile& profile, ResourceVersion reques
     return s;
 }
 
-ApiStatus ApiStatus::tooOldFromEtcd(const ServerProfile& profile) {
+ApiStatus ApiStatus::tooOldFromEtcd(const ServerProfile&) {
+    // etcd3/errors.go interpretWatchError: NewResourceExpired in every version.
     ApiStatus s;
     s.code = 410;
-    s.reason = profile.tooOldReason();
+    s.reason = QStringLiteral("Expired");
     s.message = QStringLiteral("The resourceVersion for the provided watch is too old.");
     return s;
 }
@@ -80,11 +94,14 @@ ApiStatus ApiStatus::prevKvNil(const QString& key, ResourceVersion modRevision, 
     ApiStatus s;
     s.code = 500;
     s.reason = QStringLiteral("InternalError");
-    s.message = QStringLiteral("Internal error occurred: etcd event received with PrevKv=nil "
-                               "(key=\"%1\", modRevision=%2, type=%3)")
-                    .arg(key)
-                    .arg(modRevision)
-                    .arg(isDelete ? QStringLiteral("DELETE") : QStringLiteral("PUT"));
+    // errors.NewInternalError: the cause carries the inner error's text.
+    s.hasCause = true;
+    s.causeMessage = QStringLiteral("etcd event received with PrevKv=nil (key=\"%1\", "
+                                    "modRevision=%2, type=%3)")
+                         .arg(key)
+                         .arg(modRevision)
+                         .arg(isDelete ? QStringLiteral("DELETE") : QStringLiteral("PUT"));
+    s.message = QStringLiteral("Internal error occurred: ") + s.causeMessage;
     return s;
 }
 

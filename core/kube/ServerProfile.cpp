@@ -17,15 +17,17 @@ std::optional<ServerProfile> ServerProfile::fromVersion(const QString& version, 
     p.version = version.trimmed();
     p.minor = m.captured(1).toInt();
     p.patch = m.captured(2).isEmpty() ? 0 : m.captured(2).toInt();
-    if (p.minor < 16 || p.minor > 34) {
+    if (p.minor < 16 || p.minor > 36) {
         if (error)
             *error =
-                QStringLiteral("unsupported server version '%1': WatchScope models 1.16 to 1.34")
+                QStringLiteral("unsupported server version '%1': WatchScope models 1.16 to 1.36")
                     .arg(version);
         return std::nullopt;
     }
-    p.separateCacheWatchRpc =
-        p.minor >= 30 || (p.minor == 29 && p.patch >= 4) || (p.minor == 28 && p.patch >= 9);
+    // On from 1.30 (backported to 1.29.3 and 1.28.8); default off from 1.33, once etcd fixed
+    // the starvation it worked around (reference §5, §9).
+    p.separateCacheWatchRpc = (p.minor >= 30 && p.minor <= 32) || (p.minor == 29 && p.patch >= 3) ||
+                              (p.minor == 28 && p.patch >= 8);
     p.watchList = p.minor == 32 || p.minor >= 34;
     p.consistentListFromCache = p.minor >= 31;
     return p;

@@ -23,9 +23,9 @@ struct ServerProfile {
     TimeUs internalErrorRetryWindow = seconds(30); // cacher MaxInternalErrorRetryDuration
     TimeUs bookmarkInterval = seconds(60);
 
-    // 410 reason: Gone up to 1.17, Expired from 1.18.
+    // 410 reason of the watch cache: Gone up to 1.16, Expired (NewResourceExpired) from 1.17.0.
     QString tooOldReason() const {
-        return minor >= 18 ? QStringLiteral("Expired") : QStringLiteral("Gone");
+        return minor >= 17 ? QStringLiteral("Expired") : QStringLiteral("Gone");
     }
     // The cacher retries an InternalError (PrevKv=nil) from its last RV for 30 s from 1.25
     // (PR #111387); before, any watch error made it relist.

@@ -23,7 +23,7 @@ WS_BUILD_PACKAGES=(
     build-essential cmake ninja-build ccache pkg-config git
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev
     libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
-    libsimdjson-dev libyaml-cpp-dev libzstd-dev libbenchmark-dev
+    libsimdjson-dev libyaml-cpp-dev libzstd-dev libbenchmark-dev libboost-dev libssl-dev
     clang-format
 )
 

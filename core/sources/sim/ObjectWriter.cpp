@@ -1,5 +1,6 @@
 #include "ObjectWriter.h"
 
+#include "kube/ResourceCatalog.h"
 #include "sources/sim/etcd/SimEtcd.h"
 
 #include <algorithm>
@@ -12,20 +13,19 @@ ObjectWriter::ObjectWriter(SimKeyspace& keyspace, SimEtcd& etcd, int resource,
                            const ResourceSpec& spec)
     : m_keyspace(keyspace), m_etcd(etcd), m_resource(resource), m_spec(spec),
       m_rate(spec.writesPerSecond) {
-    // "configmaps" -> "Configmap": enough for a readable kind in the JSON.
-    QString kind = spec.name;
-    if (kind.endsWith(QLatin1Char('s')))
-        kind.chop(1);
-    if (!kind.isEmpty())
-        kind[0] = kind[0].toUpper();
-    m_kind = kind.toStdString();
+    // The real kind and group/version, so that served objects decode in real clients.
+    const ResourceInfo info = ResourceCatalog::lookup(spec.name);
+    m_kind = info.kind.toStdString();
+    m_apiVersion = info.groupVersion().toStdString();
 }
 
 void ObjectWriter::write(TimeUs now, KeyId key, std::int64_t generation, ResourceVersion uidSeed) {
     // resourceVersion is empty as etcd stores it (the object's RV is its mod_revision).
     std::string& v = m_head;
     v.clear();
-    v += R"({"apiVersion":"v1","kind":")";
+    v += R"({"apiVersion":")";
+    v += m_apiVersion;
+    v += R"(","kind":")";
     v += m_kind;
     v += R"(","metadata":{"name":")";
     v += m_keyspace.nameUtf8(key);
@@ -96,12 +96,16 @@ void ObjectWriter::tick(TimeUs now, TimeUs dt, SeededRandom& rng) {
         } else if (p < 2 * m_spec.deleteShare) {
             const KeyId victim = live[static_cast<size_t>(
                 rng.between(0, static_cast<std::int64_t>(live.size()) - 1))];
+            if (m_keyspace.isExternal(victim))
+                continue; // a served client's object: the workload leaves it alone
             m_etcd.remove(now, victim);
             m_deleted.push_back(victim);
             ++m_writes;
         } else {
-            update(now, live[static_cast<size_t>(
-                            rng.between(0, static_cast<std::int64_t>(live.size()) - 1))]);
+            const KeyId key = live[static_cast<size_t>(
+                rng.between(0, static_cast<std::int64_t>(live.size()) - 1))];
+            if (!m_keyspace.isExternal(key))
+                update(now, key);
         }
     }
 }

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "util/SeededRandom.h"
 #include "model/KeyTable.h"
 #include "scenario/Scenario.h"
+#include "util/SeededRandom.h"
 
 #include <string>
 #include <vector>
@@ -40,6 +40,7 @@ private:
     std::int64_t m_nextName = 0;
     std::int64_t m_writes = 0;
     std::string m_kind;
+    std::string m_apiVersion;
     std::string m_head;           // the value's fields before the padding, reused between writes
     std::vector<KeyId> m_deleted; // names free for re-creation (StatefulSet pods, leases...)
 };

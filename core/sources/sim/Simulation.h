@@ -1,14 +1,14 @@
 #pragma once
 
-#include "util/SeededRandom.h"
 #include "SimContext.h"
 #include "detect/DetectorHub.h"
 #include "engine/EngineUpdate.h"
 #include "engine/Pipeline.h"
+#include "scenario/Scenario.h"
 #include "sources/sim/etcd/SimEtcd.h"
 #include "sources/sim/etcd/SimKeyspace.h"
-#include "scenario/Scenario.h"
 #include "timeline/TimelineStore.h"
+#include "util/SeededRandom.h"
 
 #include <memory>
 #include <vector>
@@ -44,6 +44,7 @@ public:
     DetectorHub& hub() { return m_hub; }
     TimelineStore& timeline() { return m_timeline; }
     SimEtcd& etcd() { return m_etcd; }
+    SimKeyspace& keyspace() { return m_keyspace; }
     const Scenario& scenario() const { return m_scenario; }
     std::int64_t totalWrites() const;
     std::int64_t watcherDeliveries() const;

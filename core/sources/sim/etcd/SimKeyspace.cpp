@@ -40,4 +40,12 @@ KeyId SimKeyspace::addKey(int resource, const QString& ns, const QString& name, 
     return id;
 }
 
+KeyId SimKeyspace::findKey(int resource, const QString& ns, const QString& name) const {
+    const QString key = QStringLiteral("/registry/%1/%2/%3").arg(m_resources[resource], ns, name);
+    const KeyId id = m_keys.find(key.toStdString());
+    if (id == kNoKey || id >= m_keyResource.size() || m_keyResource[id] != resource)
+        return kNoKey;
+    return id;
+}
+
 } // namespace ws

@@ -21,6 +21,16 @@ public:
     int resourceIndex(const QString& plural) const;
 
     KeyId addKey(int resource, const QString& ns, const QString& name, int selectorGroup);
+    // A key written by a client of the served apiserver (watchscope-cli serve): the scenario's
+    // workload never updates or deletes it.
+    void setExternal(KeyId key) {
+        if (m_external.size() <= key)
+            m_external.resize(static_cast<std::size_t>(key) + 1, false);
+        m_external[key] = true;
+    }
+    bool isExternal(KeyId key) const { return key < m_external.size() && m_external[key]; }
+    // The key of resource/ns/name, kNoKey if it was never added.
+    KeyId findKey(int resource, const QString& ns, const QString& name) const;
     int resourceOf(KeyId key) const { return m_keyResource[key]; }
     int selectorGroupOf(KeyId key) const { return m_keyGroup[key]; }
     const QString& nameOf(KeyId key) const { return m_keyName[key]; }
@@ -39,6 +49,7 @@ private:
     std::vector<QString> m_keyNamespace;
     std::vector<std::string> m_keyNameUtf8;
     std::vector<std::string> m_keyNamespaceUtf8;
+    std::vector<bool> m_external;
 };
 
 } // namespace ws

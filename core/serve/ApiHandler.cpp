@@ -1,0 +1,420 @@
+#include "ApiHandler.h"
+
+#include "ObjectJson.h"
+#include "ServedCluster.h"
+#include "sources/sim/etcd/SimEtcd.h"
+#include "util/JsonText.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <algorithm>
+
+namespace ws {
+
+namespace {
+
+constexpr std::string_view kJson = "application/json";
+constexpr TimeUs kDefaultWatchTimeout = seconds(1800); // --min-request-timeout
+
+ApiStatus makeStatus(int code, const char* reason, const QString& message) {
+    ApiStatus s;
+    s.code = code;
+    s.reason = QLatin1String(reason);
+    s.message = message;
+    return s;
+}
+
+// metav1 continue token: base64url(JSON {"v":"meta.k8s.io/v1","rv":N,"start":"<key>\u0000"}).
+std::string encodeContinue(ResourceVersion rv, const std::string& lastKey) {
+    std::string json = R"({"v":"meta.k8s.io/v1","rv":)" + std::to_string(rv) + R"(,"start":)";
+    appendJsonString(json, std::string_view(lastKey + std::string(1, '\0')));
+    json += '}';
+    return QByteArray::fromStdString(json)
+        .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals)
+        .toStdString();
+}
+
+bool decodeContinue(const QString& token, ResourceVersion* rv, std::string* start) {
+    const auto decoded = QByteArray::fromBase64Encoding(
+        token.toLatin1(), QByteArray::Base64UrlEncoding | QByteArray::AbortOnBase64DecodingErrors);
+    if (!decoded)
+        return false;
+    const QJsonObject o = QJsonDocument::fromJson(*decoded).object();
+    if (o.value(QLatin1String("v")).toString() != QLatin1String("meta.k8s.io/v1"))
+        return false;
+    *rv = static_cast<ResourceVersion>(o.value(QLatin1String("rv")).toDouble());
+    *start = o.value(QLatin1String("start")).toString().toStdString();
+    return *rv > 0;
+}
+
+// The order etcd returns a range in: by key.
+std::string sortKey(const SimKeyspace& keys, KeyId key) {
+    return keys.namespaceUtf8(key) + '/' + keys.nameUtf8(key);
+}
+
+std::string invalidListOptions(const char* field, const QString& detail) {
+    const QString cause = QStringLiteral("Forbidden: %1").arg(detail);
+    std::string out =
+        R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":)";
+    appendJsonString(out, QStringLiteral("ListOptions.meta.k8s.io \"\" is invalid: %1: %2")
+                              .arg(QLatin1String(field), cause));
+    out +=
+        R"(,"reason":"Invalid","details":{"group":"meta.k8s.io","kind":"ListOptions","causes":[{"reason":"FieldValueForbidden","message":)";
+    appendJsonString(out, cause);
+    out += R"(,"field":)";
+    appendJsonString(out, std::string_view(field));
+    out += R"(}]},"code":422})";
+    return out;
+}
+
+} // namespace
+
+ApiHandler::ApiHandler(ServedCluster& cluster, const ServeOptions& options,
+                       std::string serverAddress)
+    : m_cluster(cluster), m_options(options),
+      m_discovery(cluster.resources(), cluster.profile(), std::move(serverAddress)) {}
+
+ApiHandler::~ApiHandler() = default;
+
+void ApiHandler::respondStatus(ResponseSink& sink, const ApiStatus& status) {
+    HttpHeaders headers;
+    if (status.retryAfterSeconds > 0)
+        headers.emplace_back("Retry-After", std::to_string(status.retryAfterSeconds));
+    sink.respond(status.code, kJson, status.toJson().toStdString() + '\n', std::move(headers));
+}
+
+void ApiHandler::pumpWatches() {
+    std::erase_if(m_watches, [](const auto& w) { return !w->pump(); });
+}
+
+bool ApiHandler::authorized(const HttpRequestInfo& request, const ApiRequest& api,
+                            ResponseSink& sink) {
+    if (m_options.authorizeGroups.isEmpty())
+        return true;
+    for (const QString& g : request.groups)
+        if (m_options.authorizeGroups.contains(g))
+            return true;
+    static const char* verbs[] = {
+        "get", "list", "watch", "create", "update", "delete", "deletecollection", "patch"};
+    const QString verb = QLatin1String(verbs[static_cast<int>(api.verb)]);
+    const QString scope = api.ns.isEmpty() ? QStringLiteral("at the cluster scope")
+                                           : QStringLiteral("in the namespace \"%1\"").arg(api.ns);
+    ApiStatus s = makeStatus(403, "Forbidden",
+                             QStringLiteral("%1 is forbidden: User \"%2\" cannot %3 resource "
+                                            "\"%1\" in API group \"%4\" %5")
+                                 .arg(api.resource, request.user, verb, api.group, scope));
+    respondStatus(sink, s);
+    return false;
+}
+
+void ApiHandler::handle(const HttpRequestInfo& request, const std::shared_ptr<ResponseSink>& sink) {
+    ++m_requests;
+    if (!m_cluster.server().up()) {
+        // A restarting apiserver: the connection is dropped (a load balancer's reset).
+        sink->abort();
+        return;
+    }
+    const QString target = QString::fromStdString(request.target);
+    const QString path = target.section(u'?', 0, 0);
+    const bool isGet = request.method == "GET";
+    auto text = [&](int code, std::string body,
+                    std::string_view type = "text/plain; charset=utf-8") {
+        sink->respond(code, type, std::move(body));
+    };
+    if (isGet && path == QLatin1String("/version"))
+        return text(200, m_discovery.version(), kJson);
+    if (isGet && (path == QLatin1String("/healthz") || path == QLatin1String("/livez") ||
+                  path == QLatin1String("/readyz")))
+        return text(200, "ok");
+    if (isGet && path == QLatin1String("/metrics"))
+        return text(200, m_metrics ? m_metrics() : std::string(),
+                    "text/plain; version=0.0.4; charset=utf-8");
+    if (isGet && path == QLatin1String("/api"))
+        return text(200, m_discovery.coreVersions(), kJson);
+    if (isGet && path == QLatin1String("/apis"))
+        return text(200, m_discovery.groups(), kJson);
+    const QStringList parts = path.split(u'/', Qt::SkipEmptyParts);
+    if (isGet && parts.size() == 2 && parts[0] == QLatin1String("api")) {
+        bool found = false;
+        std::string body = m_discovery.resourceList(parts[1], &found);
+        if (found)
+            return text(200, std::move(body), kJson);
+    }
+    if (isGet && parts.size() == 2 && parts[0] == QLatin1String("apis")) {
+        bool found = false;
+        std::string body = m_discovery.group(parts[1], &found);
+        if (found)
+            return text(200, std::move(body), kJson);
+    }
+    if (isGet && parts.size() == 3 && parts[0] == QLatin1String("apis")) {
+        bool found = false;
+        std::string body = m_discovery.resourceList(parts[1] + u'/' + parts[2], &found);
+        if (found)
+            return text(200, std::move(body), kJson);
+    }
+    QString error;
+    const auto api = ApiRequest::parse(QString::fromStdString(request.method), target, &error);
+    const int resource = api ? m_cluster.resourceIndex(api->resource, api->group) : -1;
+    if (!api && !error.isEmpty())
+        return respondStatus(*sink, makeStatus(400, "BadRequest", error));
+    if (!api || resource < 0 || !api->subresource.isEmpty()) {
+        ApiStatus s = makeStatus(
+            404, "NotFound", QStringLiteral("the server could not find the requested resource"));
+        return respondStatus(*sink, s);
+    }
+    if (!authorized(request, *api, *sink))
+        return;
+    switch (api->verb) {
+    case ApiRequest::Verb::List:
+        return list(*api, resource, sink);
+    case ApiRequest::Verb::Watch:
+        return watch(*api, resource, sink);
+    case ApiRequest::Verb::Get:
+        return get(*api, resource, *sink);
+    case ApiRequest::Verb::Create:
+    case ApiRequest::Verb::Update:
+    case ApiRequest::Verb::Delete:
+        return write(*api, resource, request, *sink);
+    case ApiRequest::Verb::DeleteCollection:
+    case ApiRequest::Verb::Patch:
+        return respondStatus(*sink,
+                             makeStatus(405, "MethodNotAllowed",
+                                        QStringLiteral("the server does not allow this method on "
+                                                       "the requested resource")));
+    }
+}
+
+void ApiHandler::list(const ApiRequest& api, int resource,
+                      const std::shared_ptr<ResponseSink>& sink) {
+    QString error;
+    const auto fields = FieldSelector::parse(api.fieldSelector, &error);
+    if (!fields)
+        return respondStatus(*sink, makeStatus(400, "BadRequest", error));
+    std::optional<LabelSelector> labels;
+    if (!api.labelSelector.isEmpty()) {
+        labels = LabelSelector::parse(api.labelSelector, &error);
+        if (!labels)
+            return respondStatus(*sink, makeStatus(400, "BadRequest", error));
+    }
+    ApiServer::ListOptions o;
+    o.resource = resource;
+    o.rvEmpty = api.resourceVersion.isEmpty();
+    if (!o.rvEmpty) {
+        bool ok = false;
+        o.rv = api.resourceVersion.toLongLong(&ok);
+        if (!ok || o.rv < 0)
+            return respondStatus(
+                *sink,
+                makeStatus(
+                    400, "BadRequest",
+                    QStringLiteral("invalid resource version: %1").arg(api.resourceVersion)));
+    }
+    o.limit = api.limit;
+    o.selectorGroup = fields->selectorGroup;
+    // Continue and Exact lists are etcd reads in every version this models (reference §3).
+    std::string start;
+    ResourceVersion continueRv = 0;
+    if (!api.continueToken.isEmpty()) {
+        if (!decodeContinue(api.continueToken, &continueRv, &start))
+            return respondStatus(
+                *sink, makeStatus(400, "BadRequest", QStringLiteral("continue key is not valid")));
+        if (continueRv <= m_cluster.etcd().compactRevision()) {
+            return respondStatus(
+                *sink, makeStatus(410, "Expired",
+                                  QStringLiteral(
+                                      "The provided continue parameter is too old to display a "
+                                      "consistent list result. You can start a new list without "
+                                      "the continue parameter.")));
+        }
+        o.rvEmpty = true;
+    }
+    if (api.resourceVersionMatch == QLatin1String("Exact")) {
+        if (o.rv <= m_cluster.etcd().compactRevision())
+            return respondStatus(
+                *sink, makeStatus(410, "Expired",
+                                  QStringLiteral(
+                                      "The resourceVersion for the provided list is too old.")));
+        o.rvEmpty = true;
+    }
+    const ResourceInfo info = m_cluster.resources()[static_cast<std::size_t>(resource)];
+    const QString ns = api.ns;
+    const std::int64_t limit = api.limit;
+    auto filters = *fields;
+    ServedCluster* cluster = &m_cluster;
+    m_cluster.server().list(o, [this, sink, info, ns, limit, filters, labels, start, continueRv,
+                                cluster](ApiServer::ListResult result) {
+        if (sink->gone())
+            return;
+        if (!result.ok) {
+            if (result.status.code == 0)
+                return sink->abort();
+            return respondStatus(*sink, result.status);
+        }
+        const SimKeyspace& keys = cluster->keyspace();
+        struct Item {
+            std::string key;
+            KeyValuePtr kv;
+        };
+        std::vector<Item> items;
+        items.reserve(result.items.size());
+        for (KeyValuePtr& kv : result.items) {
+            const KeyId k = kv->key;
+            if (!ns.isEmpty() && keys.namespaceOf(k) != ns)
+                continue;
+            if (filters.filtersObjects() && !filters.matches(keys.namespaceOf(k), keys.nameOf(k)))
+                continue;
+            if (labels && !labels->matches(LabelSelector::labelsOf(kv->value())))
+                continue;
+            std::string sk = sortKey(keys, k);
+            if (!start.empty() && sk + std::string(1, '\0') <= start)
+                continue;
+            items.push_back({std::move(sk), std::move(kv)});
+        }
+        std::sort(items.begin(), items.end(),
+                  [](const Item& a, const Item& b) { return a.key < b.key; });
+        // Pages only where etcd serves the list (the cache ignores limit).
+        std::size_t count = items.size();
+        std::string token;
+        const ResourceVersion rv = continueRv > 0 ? continueRv : result.rv;
+        if (limit > 0 && !result.fromCache && items.size() > static_cast<std::size_t>(limit)) {
+            count = static_cast<std::size_t>(limit);
+            token = encodeContinue(rv, items[count - 1].key);
+        }
+        std::string body;
+        body.reserve(count * 1200 + 256);
+        ObjectJson::openList(body, info, rv, token,
+                             static_cast<std::int64_t>(items.size() - count));
+        for (std::size_t i = 0; i < count; ++i) {
+            if (i)
+                body += ',';
+            ObjectJson::appendObject(body, *items[i].kv, items[i].kv->modRev);
+        }
+        ObjectJson::closeList(body);
+        sink->respond(200, kJson, std::move(body));
+    });
+}
+
+void ApiHandler::get(const ApiRequest& api, int resource, ResponseSink& sink) {
+    const ResourceInfo& info = m_cluster.resources()[static_cast<std::size_t>(resource)];
+    const KeyId key =
+        m_cluster.keyspace().findKey(resource, info.namespaced ? api.ns : QString(), api.name);
+    KeyValuePtr object;
+    if (key != kNoKey) {
+        Cacher* cacher = m_cluster.server().cacher(resource);
+        // RV="" reads etcd; any other RV may be served by a ready cache.
+        if (!api.resourceVersion.isEmpty() && cacher && cacher->cache().ready())
+            object = cacher->cache().object(key);
+        else
+            object = m_cluster.etcd().get(key);
+    }
+    if (!object)
+        return respondStatus(sink, ServedCluster::notFound(info, api.name));
+    std::string body;
+    ObjectJson::appendObject(body, *object, object->modRev);
+    sink.respond(200, kJson, std::move(body));
+}
+
+bool ApiHandler::validateWatchList(const ApiRequest& api, ResponseSink& sink) {
+    const ServerProfile& p = m_cluster.profile();
+    if (p.minor >= 27 && api.sendInitialEvents.value_or(false) && !p.watchList) {
+        sink.respond(422, kJson,
+                     invalidListOptions("sendInitialEvents",
+                                        QStringLiteral("sendInitialEvents is forbidden for watch "
+                                                       "unless the WatchList feature gate is "
+                                                       "enabled")) +
+                         '\n');
+        return false;
+    }
+    if (p.minor >= 19 && p.minor < 27 && !api.resourceVersionMatch.isEmpty()) {
+        sink.respond(422, kJson,
+                     invalidListOptions("resourceVersionMatch",
+                                        QStringLiteral("resourceVersionMatch is forbidden for "
+                                                       "watch")) +
+                         '\n');
+        return false;
+    }
+    return true;
+}
+
+void ApiHandler::watch(const ApiRequest& api, int resource,
+                       const std::shared_ptr<ResponseSink>& sink) {
+    QString error;
+    const auto fields = FieldSelector::parse(api.fieldSelector, &error);
+    if (!fields)
+        return respondStatus(*sink, makeStatus(400, "BadRequest", error));
+    std::optional<LabelSelector> labels;
+    if (!api.labelSelector.isEmpty()) {
+        labels = LabelSelector::parse(api.labelSelector, &error);
+        if (!labels)
+            return respondStatus(*sink, makeStatus(400, "BadRequest", error));
+    }
+    if (!validateWatchList(api, *sink))
+        return;
+    FieldSelector filters = *fields;
+    if (!api.ns.isEmpty()) {
+        // A namespaced watch is a metadata.namespace field selector on the cluster-wide stream.
+        if (!filters.ns.isEmpty() && filters.ns != api.ns)
+            filters.notName = filters.name = QStringLiteral("\x01-matches-nothing");
+        filters.ns = api.ns;
+    }
+    ApiServer::WatchOptions o;
+    o.resource = resource;
+    o.rvEmpty = api.resourceVersion.isEmpty();
+    if (!o.rvEmpty) {
+        bool ok = false;
+        o.rv = api.resourceVersion.toLongLong(&ok);
+        if (!ok || o.rv < 0)
+            return respondStatus(
+                *sink,
+                makeStatus(
+                    400, "BadRequest",
+                    QStringLiteral("invalid resource version: %1").arg(api.resourceVersion)));
+    }
+    const ServerProfile& p = m_cluster.profile();
+    o.sendInitialEvents = p.minor >= 27 && api.sendInitialEvents.value_or(false);
+    o.allowBookmarks = api.allowWatchBookmarks;
+    o.selectorGroup = fields->selectorGroup;
+    o.timeout = api.timeoutSeconds > 0 ? seconds(api.timeoutSeconds) : kDefaultWatchTimeout;
+    ApiStatus status;
+    std::shared_ptr<ServerWatch> w = m_cluster.server().watch(o, &status);
+    if (!w) {
+        if (status.code == 0)
+            return sink->abort();
+        return respondStatus(*sink, status);
+    }
+    auto stream = std::make_unique<WatchStream>(
+        m_cluster.keyspace(), m_cluster.resources()[static_cast<std::size_t>(resource)], w, sink,
+        filters, std::move(labels));
+    if (stream->pump())
+        m_watches.push_back(std::move(stream));
+}
+
+void ApiHandler::write(const ApiRequest& api, int resource, const HttpRequestInfo& request,
+                       ResponseSink& sink) {
+    ServedCluster::WriteResult r;
+    const QByteArray body = QByteArray::fromStdString(request.body);
+    const ResourceInfo& info = m_cluster.resources()[static_cast<std::size_t>(resource)];
+    if (api.verb == ApiRequest::Verb::Create)
+        r = m_cluster.create(resource, api.ns, body);
+    else if (api.verb == ApiRequest::Verb::Update)
+        r = m_cluster.update(resource, api.ns, api.name, body);
+    else
+        r = m_cluster.remove(resource, api.ns, api.name);
+    if (!r.object)
+        return respondStatus(sink, r.status);
+    std::string out;
+    if (api.verb == ApiRequest::Verb::Delete) {
+        const QJsonObject meta =
+            QJsonDocument::fromJson(QByteArray::fromStdString(std::string(r.object->value())))
+                .object()
+                .value(QLatin1String("metadata"))
+                .toObject();
+        out =
+            ObjectJson::deleteSuccess(info, api.name, meta.value(QLatin1String("uid")).toString());
+    } else {
+        ObjectJson::appendObject(out, *r.object, r.rv);
+    }
+    sink.respond(r.httpStatus, kJson, std::move(out));
+}
+
+} // namespace ws

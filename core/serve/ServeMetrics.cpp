@@ -1,0 +1,63 @@
+#include "ServeMetrics.h"
+
+#include "ApiHandler.h"
+#include "MetricsText.h"
+#include "ServedCluster.h"
+#include "sources/sim/etcd/SimEtcd.h"
+
+#include <functional>
+
+namespace ws {
+
+ServeMetrics::ServeMetrics(ServedCluster& cluster, const ApiHandler& handler)
+    : m_cluster(cluster), m_handler(handler) {}
+
+std::string ServeMetrics::render() const {
+    MetricsText m;
+    // {resource} until 1.33, {group,resource} from 1.34 (reference §9).
+    const bool groupLabels = m_cluster.profile().minor >= 34;
+    ApiServer& server = m_cluster.server();
+    const auto& resources = m_cluster.resources();
+    auto labels = [&](const ResourceInfo& r) {
+        MetricsText::Labels l;
+        if (groupLabels)
+            l.emplace_back("group", r.group.toStdString());
+        l.emplace_back("resource", r.plural.toStdString());
+        return l;
+    };
+    auto perCache = [&](const char* name, const char* help, MetricsText::Type type,
+                        const std::function<double(const Cacher&)>& value) {
+        m.family(name, help, type);
+        for (std::size_t i = 0; i < resources.size(); ++i)
+            if (const Cacher* c = server.cacher(static_cast<int>(i)))
+                m.sample(name, labels(resources[i]), value(*c));
+    };
+    using T = MetricsText::Type;
+    perCache("watch_cache_capacity", "Total capacity of watch cache broken by resource type.",
+             T::Gauge, [](const Cacher& c) { return double(c.cache().ring().capacity()); });
+    perCache("watch_cache_capacity_increase_total",
+             "Total number of watch cache capacity increase events broken by resource type.",
+             T::Counter, [](const Cacher& c) { return double(c.cache().capacityIncreases()); });
+    perCache("watch_cache_capacity_decrease_total",
+             "Total number of watch cache capacity decrease events broken by resource type.",
+             T::Counter, [](const Cacher& c) { return double(c.cache().capacityDecreases()); });
+    perCache("apiserver_watch_cache_resource_version",
+             "Current resource version of watch cache broken by resource type.", T::Gauge,
+             [](const Cacher& c) { return double(c.cache().resourceVersion()); });
+    perCache("apiserver_terminated_watchers_total",
+             "Counter of watchers closed due to unresponsiveness broken by resource type.",
+             T::Counter, [](const Cacher& c) { return double(c.terminatedWatchers()); });
+    // apiserver_storage_objects is labelled {resource} = plural[.group] in every version.
+    m.family("apiserver_storage_objects",
+             "Number of stored objects at the time of last check split by kind.", T::Gauge);
+    for (std::size_t i = 0; i < resources.size(); ++i)
+        m.sample("apiserver_storage_objects",
+                 {{"resource", resources[i].qualifiedName().toStdString()}},
+                 double(m_cluster.etcd().objectCount(static_cast<int>(i))));
+    m.family("apiserver_longrunning_requests",
+             "Gauge of all active long-running apiserver requests.", T::Gauge);
+    m.sample("apiserver_longrunning_requests", {{"verb", "WATCH"}}, double(m_handler.watchCount()));
+    return m.text().toStdString();
+}
+
+} // namespace ws

@@ -1,0 +1,35 @@
+#pragma once
+
+#include "model/ResourceVersion.h"
+
+#include <QString>
+#include <QStringList>
+#include <optional>
+
+namespace ws {
+
+// `watchscope-cli serve` as a value: what to serve, where, as which kube-apiserver version, and
+// how clients must authenticate (SPEC §1). Holds paths to credentials, never their contents.
+struct ServeOptions {
+    QString scenario = QStringLiteral("healthy"); // built-in name or path to a .yaml file
+    std::optional<std::uint64_t> seed;
+    int apiserver = 0; // which of the scenario's apiservers this process is (HA: one per process)
+    QString listenHost = QStringLiteral("127.0.0.1");
+    quint16 listenPort = 0;   // 0: any free port (printed on stdout)
+    QString serverVersion;    // empty: the scenario's
+    QStringList featureGates; // "WatchList=true", ...
+    QString tlsCertFile;
+    QString tlsKeyFile;
+    QString clientCaFile; // client certificates signed by it authenticate
+    QString tokenFile;    // kube-apiserver's static token file: token,user,uid,"group1,group2"
+    // Authorization: empty, every authenticated user may do anything; else only members of
+    // these groups (client certificate O=, token file groups), others get 403 as from RBAC.
+    QStringList authorizeGroups;
+    std::optional<TimeUs> duration; // stop after; default: until interrupted
+    double speed = 1.0;             // virtual seconds per wall second
+
+    bool tls() const { return !tlsCertFile.isEmpty(); }
+    bool authenticates() const { return !clientCaFile.isEmpty() || !tokenFile.isEmpty(); }
+};
+
+} // namespace ws

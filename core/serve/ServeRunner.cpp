@@ -1,0 +1,74 @@
+#include "ServeRunner.h"
+
+#include "ApiHandler.h"
+#include "HttpServer.h"
+#include "ServeMetrics.h"
+#include "ServedCluster.h"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <chrono>
+
+namespace ws {
+
+namespace net = boost::asio;
+
+int ServeRunner::run(const ServeOptions& options, const std::function<void(const QString&)>& out,
+                     const std::function<void(const QString&)>& fail) {
+    QString error;
+    auto cluster = ServedCluster::create(options, &error);
+    if (!cluster) {
+        fail(error);
+        return 2;
+    }
+    net::io_context io(1);
+    const QString host =
+        options.listenHost.contains(u':') ? u'[' + options.listenHost + u']' : options.listenHost;
+    ApiHandler handler(*cluster, options, {});
+    HttpServer server(io, options, handler);
+    if (!server.listen(&error)) {
+        fail(error);
+        return 2;
+    }
+    handler.setServerAddress(QStringLiteral("%1:%2").arg(host).arg(server.port()).toStdString());
+    ServeMetrics metrics(*cluster, handler);
+    handler.setMetricsRenderer([&metrics] { return metrics.render(); });
+    out(QStringLiteral("serving scenario %1 as kube-apiserver %2 (%3) on %4")
+            .arg(cluster->scenario().name, cluster->profile().version, cluster->server().name(),
+                 server.baseUrl()));
+
+    const auto start = std::chrono::steady_clock::now();
+    net::steady_timer timer(io);
+    std::function<void()> tick = [&] {
+        const auto elapsed = std::chrono::duration_cast<std::chrono::microseconds>(
+                                 std::chrono::steady_clock::now() - start)
+                                 .count();
+        cluster->advanceTo(elapsed, [&] { handler.pumpWatches(); });
+        handler.pumpWatches();
+        // Anomalies and samples of the served cluster's own detectors are not shown by serve:
+        // drop them so a long run does not grow.
+        cluster->pipeline().takeUpdate({}, false, elapsed);
+        if (cluster->finished()) {
+            server.stop();
+            io.stop();
+            return;
+        }
+        timer.expires_after(std::chrono::milliseconds(10));
+        timer.async_wait([&](const boost::system::error_code& ec) {
+            if (!ec)
+                tick();
+        });
+    };
+    tick();
+    net::signal_set stopSignals(io, SIGINT, SIGTERM);
+    stopSignals.async_wait([&](const boost::system::error_code&, int) {
+        server.stop();
+        io.stop();
+    });
+    io.run();
+    return 0;
+}
+
+} // namespace ws

@@ -1,0 +1,68 @@
+#include "WatchStream.h"
+
+#include "ObjectJson.h"
+#include "sources/sim/etcd/SimKeyspace.h"
+
+namespace ws {
+
+WatchStream::WatchStream(const SimKeyspace& keyspace, ResourceInfo info,
+                         std::shared_ptr<ServerWatch> watch, std::shared_ptr<ResponseSink> sink,
+                         FieldSelector fields, std::optional<LabelSelector> labels)
+    : m_keyspace(keyspace), m_info(std::move(info)), m_watch(std::move(watch)),
+      m_sink(std::move(sink)), m_fields(std::move(fields)), m_labels(std::move(labels)) {}
+
+bool WatchStream::wanted(const WatchDelivery& d) const {
+    if (!d.object)
+        return false;
+    if (m_fields.filtersObjects() &&
+        !m_fields.matches(m_keyspace.namespaceOf(d.key), m_keyspace.nameOf(d.key)))
+        return false;
+    if (m_labels && !m_labels->empty() &&
+        !m_labels->matches(LabelSelector::labelsOf(d.object->value())))
+        return false;
+    return true;
+}
+
+bool WatchStream::pump() {
+    if (m_sink->gone()) {
+        // The client went away: the cacher forgets the watcher.
+        m_watch->close(WatchCloseReason::ClientCancelled);
+        return false;
+    }
+    if (!m_started) {
+        m_sink->beginStream(200, "application/json");
+        m_started = true;
+    }
+    m_out.clear();
+    while (!m_watch->buffer.empty() && m_sink->backlog() + m_out.size() < kHighWater) {
+        WatchDelivery d = std::move(m_watch->buffer.front());
+        m_watch->buffer.pop_front();
+        switch (d.type) {
+        case WatchEventType::Error:
+            ObjectJson::appendError(m_out, m_watch->error.value_or(ApiStatus{}));
+            break;
+        case WatchEventType::Bookmark:
+            ObjectJson::appendBookmark(m_out, m_info, d.rv, d.initialEventsEnd);
+            break;
+        default:
+            if (wanted(d)) {
+                ObjectJson::appendEvent(m_out, d.type, *d.object, d.rv);
+                ++m_events;
+            }
+        }
+    }
+    if (!m_out.empty())
+        m_sink->write(std::move(m_out));
+    // The cacher may hand over as much as the socket takes; a full socket stops the reading.
+    m_watch->readAllowance = m_sink->backlog() < kHighWater ? std::size_t(1) << 30 : 0;
+    if (m_watch->buffer.empty() && m_watch->closed) {
+        if (m_watch->closeReason == WatchCloseReason::Broken)
+            m_sink->abort();
+        else
+            m_sink->endStream();
+        return false;
+    }
+    return true;
+}
+
+} // namespace ws

@@ -1,0 +1,45 @@
+#pragma once
+
+#include "FieldSelector.h"
+#include "LabelSelector.h"
+#include "ResponseSink.h"
+#include "kube/ResourceCatalog.h"
+#include "sources/sim/apiserver/ServerWatch.h"
+
+#include <memory>
+#include <optional>
+
+namespace ws {
+
+class SimKeyspace;
+
+// One HTTP watch: moves what the simulated cacher dispatched to its ServerWatch onto the
+// socket, as JSON watch events, while the socket keeps up. When it does not, the watch stops
+// reading (readAllowance 0), its buffer fills, and the cacher's dispatch budget closes it as a
+// real apiserver closes an unresponsive watcher.
+class WatchStream {
+public:
+    static constexpr std::size_t kHighWater = 256 * 1024; // bytes queued on the socket
+
+    WatchStream(const SimKeyspace& keyspace, ResourceInfo info, std::shared_ptr<ServerWatch> watch,
+                std::shared_ptr<ResponseSink> sink, FieldSelector fields,
+                std::optional<LabelSelector> labels);
+    // false once the stream is over (the caller drops it).
+    bool pump();
+    std::int64_t eventsSent() const { return m_events; }
+
+private:
+    bool wanted(const WatchDelivery& d) const;
+
+    const SimKeyspace& m_keyspace;
+    ResourceInfo m_info;
+    std::shared_ptr<ServerWatch> m_watch;
+    std::shared_ptr<ResponseSink> m_sink;
+    FieldSelector m_fields;
+    std::optional<LabelSelector> m_labels;
+    bool m_started = false;
+    std::int64_t m_events = 0;
+    std::string m_out;
+};
+
+} // namespace ws

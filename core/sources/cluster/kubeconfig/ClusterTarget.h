@@ -1,0 +1,51 @@
+#pragma once
+
+#include <QList>
+#include <QPair>
+#include <QString>
+#include <QStringList>
+#include <QUrl>
+#include <optional>
+
+namespace ws {
+
+// An exec credential plugin as a kubeconfig user names it (client.authentication.k8s.io).
+struct ExecConfig {
+    QString apiVersion; // client.authentication.k8s.io/v1 or /v1beta1
+    QString command;
+    QStringList args;
+    QList<QPair<QString, QString>> env;
+    QString installHint;
+    bool provideClusterInfo = false;
+    QString interactiveMode; // Never / IfAvailable / Always
+};
+
+// Everything needed to reach one kube-apiserver, resolved from a kubeconfig (or --server): the
+// endpoint, how to trust it, who to be. The secrets are held here and only handed to the
+// transport; describe() and every log, description and capture leave them out.
+struct ClusterTarget {
+    QString context; // names from the kubeconfig; empty when built from --server alone
+    QString cluster;
+    QString user;
+    QUrl server; // https://host:port[/path]
+    QString defaultNamespace;
+
+    QByteArray certificateAuthorityPem; // empty: the system's CAs
+    bool insecureSkipTlsVerify = false;
+    QString tlsServerName;
+    QUrl proxyUrl; // http://, https://, socks5://; empty: none (the environment's proxy applies)
+
+    // Secrets.
+    QByteArray clientCertificatePem;
+    QByteArray clientKeyPem;
+    QString token;
+    QString tokenFile; // read at connect time (projected tokens rotate)
+    QString username;  // basic auth
+    QString password;
+    std::optional<ExecConfig> exec; // run by ExecCredentialRunner when a request needs it
+
+    // "context kind-dev (cluster kind-dev, user admin) at https://127.0.0.1:6443": no secrets.
+    QString describe() const;
+};
+
+} // namespace ws

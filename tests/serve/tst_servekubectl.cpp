@@ -1,0 +1,316 @@
+// The real kubectl (the one on PATH) against `watchscope-cli serve`: discovery, lists across
+// namespaces, watches that see writes made during them, create/delete, an informer waiting for
+// a delete, and the exact 410 and 504 bodies of chosen versions.
+
+#include "support/ServeProcess.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using ws::test::ServeProcess;
+
+class TestServeKubectl : public QObject {
+    Q_OBJECT
+
+private:
+    QString m_kubectl;
+    QTemporaryDir m_dir;
+    ServeProcess m_serve; // healthy, 1.30: shared by the tests that do not pick a version
+
+    QString writeKubeconfig(const QString& name, const QString& url) {
+        const QString path = m_dir.filePath(name);
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly))
+            return {};
+        f.write(QStringLiteral("apiVersion: v1\nkind: Config\nclusters:\n- name: served\n"
+                               "  cluster:\n    server: %1\ncontexts:\n- name: served\n"
+                               "  context:\n    cluster: served\n    user: tester\n"
+                               "current-context: served\nusers:\n- name: tester\n  user: {}\n")
+                    .arg(url)
+                    .toUtf8());
+        return path;
+    }
+
+    struct Run {
+        int exitCode = -1;
+        QString out, err;
+    };
+    Run kubectl(const QString& kubeconfig, const QStringList& args, int timeoutMs = 30000) {
+        QProcess p;
+        p.setProgram(m_kubectl);
+        p.setArguments(QStringList{QStringLiteral("--kubeconfig"), kubeconfig} + args);
+        p.start();
+        Run r;
+        if (!p.waitForFinished(timeoutMs)) {
+            p.kill();
+            p.waitForFinished();
+            r.err = QStringLiteral("timed out");
+            return r;
+        }
+        r.exitCode = p.exitCode();
+        r.out = QString::fromUtf8(p.readAllStandardOutput());
+        r.err = QString::fromUtf8(p.readAllStandardError());
+        return r;
+    }
+    QString config() { return m_dir.filePath(QStringLiteral("healthy.kubeconfig")); }
+
+    // Reads `process`'s output until `re` matches a line or the time is up.
+    static QRegularExpressionMatch waitForLine(QProcess& p, const QRegularExpression& re,
+                                               int timeoutMs, QString* seen,
+                                               bool stderrToo = false) {
+        QElapsedTimer t;
+        t.start();
+        QString buffer;
+        while (t.elapsed() < timeoutMs) {
+            p.waitForReadyRead(200);
+            buffer += QString::fromUtf8(p.readAllStandardOutput());
+            if (stderrToo)
+                buffer += QString::fromUtf8(p.readAllStandardError());
+            for (const QString& line : buffer.split(u'\n')) {
+                const auto m = re.match(line);
+                if (m.hasMatch()) {
+                    *seen = buffer;
+                    return m;
+                }
+            }
+            if (p.state() == QProcess::NotRunning && !p.bytesAvailable())
+                break;
+        }
+        *seen = buffer;
+        return {};
+    }
+
+private slots:
+    void initTestCase() {
+        m_kubectl = QStandardPaths::findExecutable(QStringLiteral("kubectl"));
+        if (m_kubectl.isEmpty())
+            QSKIP("kubectl is not installed");
+        QVERIFY(m_dir.isValid());
+        QString error;
+        QVERIFY2(m_serve.start({QStringLiteral("--scenario"), QStringLiteral("healthy")}, &error),
+                 qPrintable(error));
+        QVERIFY(!writeKubeconfig(QStringLiteral("healthy.kubeconfig"), m_serve.url()).isEmpty());
+    }
+
+    void getAcrossNamespaces() {
+        const Run r = kubectl(config(), {QStringLiteral("get"), QStringLiteral("configmaps"),
+                                         QStringLiteral("-A"), QStringLiteral("--no-headers")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QSet<QString> namespaces;
+        int rows = 0;
+        for (const QString& line : r.out.split(u'\n', Qt::SkipEmptyParts)) {
+            ++rows;
+            namespaces.insert(line.section(u' ', 0, 0, QString::SectionSkipEmpty));
+        }
+        // healthy keeps ~300 configmaps over 3 namespaces; kubectl pages them 500 at a time.
+        QVERIFY2(rows > 200, qPrintable(QString::number(rows)));
+        QVERIFY2(namespaces.size() >= 3, qPrintable(r.out.left(300)));
+    }
+
+    void apiResources() {
+        const Run r = kubectl(config(), {QStringLiteral("api-resources")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(r.out.contains(
+            QRegularExpression(QStringLiteral("configmaps\\s+cm\\s+v1\\s+true\\s+ConfigMap"))));
+        QVERIFY(
+            r.out.contains(QRegularExpression(QStringLiteral("pods\\s+po\\s+v1\\s+true\\s+Pod"))));
+    }
+
+    void createGetDelete() {
+        Run r = kubectl(config(), {QStringLiteral("create"), QStringLiteral("configmap"),
+                                   QStringLiteral("made-by-kubectl"),
+                                   QStringLiteral("--from-literal=colour=blue")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(r.out.contains(QLatin1String("configmap/made-by-kubectl created")));
+        r = kubectl(config(), {QStringLiteral("get"), QStringLiteral("configmap"),
+                               QStringLiteral("made-by-kubectl"), QStringLiteral("-o"),
+                               QStringLiteral("jsonpath={.data.colour} {.metadata.namespace}")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(r.out, QStringLiteral("blue default"));
+        r = kubectl(config(), {QStringLiteral("create"), QStringLiteral("configmap"),
+                               QStringLiteral("made-by-kubectl")});
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2(r.err.contains(QLatin1String("AlreadyExists")) ||
+                     r.err.contains(QLatin1String("already exists")),
+                 qPrintable(r.err));
+        r = kubectl(config(), {QStringLiteral("delete"), QStringLiteral("configmap"),
+                               QStringLiteral("made-by-kubectl")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(r.out.contains(QLatin1String("configmap \"made-by-kubectl\" deleted")));
+        r = kubectl(config(), {QStringLiteral("get"), QStringLiteral("configmap"),
+                               QStringLiteral("made-by-kubectl")});
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2(r.err.contains(QLatin1String("configmaps \"made-by-kubectl\" not found")),
+                 qPrintable(r.err));
+    }
+
+    void watchSeesCreateAndDelete() {
+        QProcess watch;
+        watch.start(m_kubectl,
+                    {QStringLiteral("--kubeconfig"), config(), QStringLiteral("get"),
+                     QStringLiteral("configmaps"), QStringLiteral("-n"), QStringLiteral("watched"),
+                     QStringLiteral("-w"), QStringLiteral("--output-watch-events")});
+        QVERIFY(watch.waitForStarted());
+        QString seen;
+        // The header comes once the initial (empty) list is done and the watch is open.
+        QTest::qWait(1500);
+        Run r = kubectl(config(), {QStringLiteral("create"), QStringLiteral("configmap"),
+                                   QStringLiteral("seen-by-watch"), QStringLiteral("-n"),
+                                   QStringLiteral("watched")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(waitForLine(watch, QRegularExpression(QStringLiteral("^ADDED\\s+seen-by-watch")),
+                             10000, &seen)
+                     .hasMatch(),
+                 qPrintable(seen));
+        r = kubectl(config(), {QStringLiteral("delete"), QStringLiteral("configmap"),
+                               QStringLiteral("seen-by-watch"), QStringLiteral("-n"),
+                               QStringLiteral("watched")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(waitForLine(watch, QRegularExpression(QStringLiteral("^DELETED\\s+seen-by-watch")),
+                             10000, &seen)
+                     .hasMatch(),
+                 qPrintable(seen));
+        // The namespace filter holds: none of the scenario's own objects (ns-0..ns-2) showed.
+        QVERIFY2(!seen.contains(QLatin1String("configmap-")), qPrintable(seen.left(500)));
+        watch.kill();
+        watch.waitForFinished();
+    }
+
+    void waitForDelete() {
+        Run r = kubectl(config(), {QStringLiteral("create"), QStringLiteral("configmap"),
+                                   QStringLiteral("awaited")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QProcess wait;
+        wait.start(m_kubectl, {QStringLiteral("--kubeconfig"), config(), QStringLiteral("wait"),
+                               QStringLiteral("--for=delete"), QStringLiteral("configmap/awaited"),
+                               QStringLiteral("--timeout=30s")});
+        QVERIFY(wait.waitForStarted());
+        QTest::qWait(1500); // the informer has listed and is watching
+        QCOMPARE(wait.state(), QProcess::Running);
+        r = kubectl(config(), {QStringLiteral("delete"), QStringLiteral("configmap"),
+                               QStringLiteral("awaited"), QStringLiteral("--wait=false")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(wait.waitForFinished(20000));
+        QCOMPARE(wait.exitCode(), 0);
+        QVERIFY(QString::fromUtf8(wait.readAllStandardOutput())
+                    .contains(QLatin1String("condition met")));
+    }
+
+    void rawWatchTooOld_data() {
+        QTest::addColumn<QString>("version");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("1.16: Gone") << QStringLiteral("1.16") << QStringLiteral("Gone");
+        QTest::newRow("1.17: Expired") << QStringLiteral("1.17") << QStringLiteral("Expired");
+        QTest::newRow("1.34: Expired") << QStringLiteral("1.34") << QStringLiteral("Expired");
+    }
+    void rawWatchTooOld() {
+        QFETCH(QString, version);
+        QFETCH(QString, reason);
+        ServeProcess serve;
+        QString error;
+        QVERIFY2(serve.start({QStringLiteral("--scenario"), QStringLiteral("healthy"),
+                              QStringLiteral("--server-version"), version},
+                             &error),
+                 qPrintable(error));
+        const QString kc =
+            writeKubeconfig(QStringLiteral("v%1.kubeconfig").arg(version), serve.url());
+        // healthy writes 60/s: after 3 s the ring's oldest event is far above RV 1... but the
+        // cache only starts evicting once the ring is full, so write past its capacity first.
+        QTest::qWait(3000);
+        const Run r = kubectl(kc, {QStringLiteral("get"), QStringLiteral("--raw"),
+                                   QStringLiteral("/api/v1/configmaps?watch=1&resourceVersion=1")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        static const QRegularExpression body(QStringLiteral(
+            "^\\{\"type\":\"ERROR\",\"object\":\\{\"kind\":\"Status\",\"apiVersion\":\"v1\","
+            "\"metadata\":\\{\\},\"status\":\"Failure\",\"message\":\"too old resource version: 1 "
+            "\\((\\d+)\\)\",\"reason\":\"(\\w+)\",\"code\":410\\}\\}$"));
+        const auto m = body.match(r.out.trimmed());
+        QVERIFY2(m.hasMatch(), qPrintable(r.out));
+        QCOMPARE(m.captured(2), reason);
+        QVERIFY(m.captured(1).toLongLong() > 1);
+    }
+
+    // kubectl retries a 504 that carries Retry-After ten times (client-go's default), so the
+    // final answer comes after ~11 x 4 s: the three versions run side by side.
+    void rawListTooLarge() {
+        struct Case {
+            QString version;
+            QString details;
+            ServeProcess serve;
+            QProcess kubectl;
+        };
+        std::vector<std::unique_ptr<Case>> cases;
+        const QList<QPair<QString, QString>> shapes = {
+            {QStringLiteral("1.16"), QStringLiteral("\"details\":{\"retryAfterSeconds\":1},")},
+            {QStringLiteral("1.17"),
+             QStringLiteral("\"details\":{\"causes\":[{\"message\":\"Too large resource "
+                            "version\"}],\"retryAfterSeconds\":1},")},
+            {QStringLiteral("1.30"),
+             QStringLiteral(
+                 "\"details\":{\"causes\":[{\"reason\":\"ResourceVersionTooLarge\","
+                 "\"message\":\"Too large resource version\"}],\"retryAfterSeconds\":1},")},
+        };
+        for (const auto& [version, details] : shapes) {
+            auto c = std::make_unique<Case>();
+            c->version = version;
+            c->details = details;
+            QString error;
+            QVERIFY2(c->serve.start({QStringLiteral("--scenario"), QStringLiteral("healthy"),
+                                     QStringLiteral("--server-version"), version},
+                                    &error),
+                     qPrintable(error));
+            const QString kc =
+                writeKubeconfig(QStringLiteral("l%1.kubeconfig").arg(version), c->serve.url());
+            c->kubectl.start(m_kubectl,
+                             {QStringLiteral("--kubeconfig"), kc, QStringLiteral("-v=8"),
+                              QStringLiteral("get"), QStringLiteral("--raw"),
+                              QStringLiteral("/api/v1/configmaps?resourceVersion=99999999")});
+            QVERIFY(c->kubectl.waitForStarted());
+            cases.push_back(std::move(c));
+        }
+        static const QRegularExpression attempt(
+            QStringLiteral("504 Gateway Timeout in (\\d+) milliseconds"));
+        const QString expectedHead = QStringLiteral("Error from server (Timeout): Timeout: Too "
+                                                    "large resource version: 99999999, current: ");
+        for (auto& c : cases) {
+            QVERIFY2(c->kubectl.waitForFinished(90000), qPrintable(c->version));
+            const QString err = QString::fromUtf8(c->kubectl.readAllStandardError());
+            QVERIFY(c->kubectl.exitCode() != 0);
+            // Every attempt waited the cache's 3 s blockTimeout before its 504.
+            auto it = attempt.globalMatch(err);
+            int attempts = 0;
+            while (it.hasNext()) {
+                const int ms = it.next().captured(1).toInt();
+                QVERIFY2(ms >= 2800 && ms < 6000, qPrintable(QString::number(ms)));
+                ++attempts;
+            }
+            QVERIFY2(attempts >= 2, qPrintable(err.right(1500)));
+            QVERIFY2(err.contains(expectedHead), qPrintable(err.right(1500)));
+            // The last answer's body, as -v=8 logs it: `Response Body: {...}` or, from klog's
+            // structured form, `"Response Body" body=<` with the body on the next line.
+            const qsizetype at = err.lastIndexOf(QLatin1String("Response Body"));
+            QVERIFY2(at >= 0, qPrintable(err.right(1500)));
+            const qsizetype open = err.indexOf(u'{', at);
+            const qsizetype close = err.indexOf(u'\n', open);
+            const QString body = err.mid(open, close - open).trimmed();
+            const QString head = QStringLiteral(
+                "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":"
+                "\"Failure\",\"message\":\"Timeout: Too large resource version: 99999999, "
+                "current: ");
+            QVERIFY2(body.startsWith(head), qPrintable(c->version + u' ' + body));
+            QVERIFY2(body.endsWith(QStringLiteral("\",\"reason\":\"Timeout\",") + c->details +
+                                   QStringLiteral("\"code\":504}")),
+                     qPrintable(c->version + u' ' + body));
+        }
+    }
+
+    void cleanupTestCase() { m_serve.stop(); }
+};
+
+QTEST_GUILESS_MAIN(TestServeKubectl)
+#include "tst_servekubectl.moc"
