@@ -60,8 +60,9 @@ SourceOptions::SourceOptions(QCommandLineParser& parser)
 
 int SourceOptions::sourcesGiven() const {
     return int(m_parser.isSet(m_scenario)) + int(m_parser.isSet(m_etcd)) +
-           int(m_parser.isSet(m_kubeconfig)) + int(m_parser.isSet(m_server)) +
-           int(m_parser.isSet(m_auditLog));
+           // --kubeconfig with --server: the kubeconfig's credentials for those apiservers.
+           int(m_parser.isSet(m_kubeconfig) && !m_parser.isSet(m_server)) +
+           int(m_parser.isSet(m_server)) + int(m_parser.isSet(m_auditLog));
 }
 
 std::optional<SourceSpec> SourceOptions::spec(bool scenarioByDefault, QString* error) const {
@@ -74,10 +75,10 @@ std::optional<SourceSpec> SourceOptions::spec(bool scenarioByDefault, QString* e
     SourceSpec s;
     if (m_parser.isSet(m_etcd))
         s.kind = SourceSpec::Kind::Etcd;
-    else if (m_parser.isSet(m_kubeconfig))
-        s.kind = SourceSpec::Kind::Kubeconfig;
     else if (m_parser.isSet(m_server))
         s.kind = SourceSpec::Kind::Server;
+    else if (m_parser.isSet(m_kubeconfig))
+        s.kind = SourceSpec::Kind::Kubeconfig;
     else if (m_parser.isSet(m_auditLog))
         s.kind = SourceSpec::Kind::AuditLog;
 
@@ -97,7 +98,8 @@ std::optional<SourceSpec> SourceOptions::spec(bool scenarioByDefault, QString* e
         !onlyWith(m_cacert, SourceSpec::Kind::Etcd, "--etcd") ||
         !onlyWith(m_cert, SourceSpec::Kind::Etcd, "--etcd") ||
         !onlyWith(m_key, SourceSpec::Kind::Etcd, "--etcd") ||
-        !onlyWith(m_context, SourceSpec::Kind::Kubeconfig, "--kubeconfig") ||
+        (s.kind != SourceSpec::Kind::Server &&
+         !onlyWith(m_context, SourceSpec::Kind::Kubeconfig, "--kubeconfig")) ||
         !onlyWith(m_follow, SourceSpec::Kind::AuditLog, "--audit-log"))
         return std::nullopt;
     if (m_parser.isSet(m_clientGo) && s.kind != SourceSpec::Kind::Kubeconfig &&
@@ -177,6 +179,8 @@ std::optional<SourceSpec> SourceOptions::spec(bool scenarioByDefault, QString* e
     case SourceSpec::Kind::Server:
         s.servers = commaList(m_parser.values(m_server));
         s.clientGo = m_parser.value(m_clientGo);
+        s.kubeconfig = m_parser.value(m_kubeconfig);
+        s.context = m_parser.value(m_context);
         break;
     case SourceSpec::Kind::AuditLog:
         s.auditLogs = commaList(m_parser.values(m_auditLog));

@@ -46,12 +46,28 @@ bool ClientProfile::isExpired(const ApiStatus& s) const {
 }
 
 QStringList ClientProfile::knownNames() {
-    return {QStringLiteral("0.16"),   QStringLiteral("0.18.0"), QStringLiteral("0.18.6"),
-            QStringLiteral("0.18.9"), QStringLiteral("0.20"),   QStringLiteral("0.22"),
-            QStringLiteral("current")};
+    return {QStringLiteral("0.16"),   QStringLiteral("0.17"),   QStringLiteral("0.18.0"),
+            QStringLiteral("0.18.5"), QStringLiteral("0.18.6"), QStringLiteral("0.18.9"),
+            QStringLiteral("0.20"),   QStringLiteral("0.22"),   QStringLiteral("0.27"),
+            QStringLiteral("0.35"),   QStringLiteral("current")};
 }
 
+namespace {
+std::optional<ClientProfile> renamed(std::optional<ClientProfile> p, const QString& name) {
+    if (p)
+        p->name = name;
+    return p;
+}
+} // namespace
+
 std::optional<ClientProfile> ClientProfile::fromName(const QString& name, QString* error) {
+    // Versions that behave like a modelled one.
+    if (name == QLatin1String("0.17"))
+        return renamed(fromName(QStringLiteral("0.16"), error), name);
+    if (name == QLatin1String("0.27"))
+        return renamed(fromName(QStringLiteral("current"), error), name);
+    if (name == QLatin1String("0.35")) // WatchListClient on by default from v0.35
+        return renamed(fromName(QStringLiteral("current-watchlist"), error), name);
     ClientProfile p;
     p.name = name;
     if (name == QLatin1String("0.16")) {

@@ -10,6 +10,7 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include <chrono>
+#include <sys/resource.h>
 
 namespace ws {
 
@@ -17,6 +18,12 @@ namespace net = boost::asio;
 
 int ServeRunner::run(const ServeOptions& options, const std::function<void(const QString&)>& out,
                      const std::function<void(const QString&)>& fail) {
+    // Every watch is a socket: thousands of watchers need more than the default 1024 files.
+    rlimit files{};
+    if (getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+        files.rlim_cur = files.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &files);
+    }
     QString error;
     auto cluster = ServedCluster::create(options, &error);
     if (!cluster) {

@@ -1,5 +1,6 @@
 #include "SourceFactory.h"
 
+#include "sources/cluster/ClusterSource.h"
 #include "sources/etcd/EtcdSource.h"
 #include "sources/sim/SimSource.h"
 
@@ -16,6 +17,8 @@ std::vector<std::unique_ptr<Source>> SourceFactory::create(const SourceSpec& spe
         return sources;
     case SourceSpec::Kind::Kubeconfig:
     case SourceSpec::Kind::Server:
+        sources.push_back(std::make_unique<ClusterSource>(spec));
+        return sources;
     case SourceSpec::Kind::AuditLog:
         break;
     }

@@ -1,0 +1,475 @@
+#include "ClusterReflector.h"
+
+#include "detect/DetectorHub.h"
+#include "http/HttpFrameKind.h"
+#include "http/HttpFrameRecords.h"
+#include "model/Anomaly.h"
+#include "json/StatusJson.h"
+
+#include <QUrlQuery>
+
+namespace ws {
+
+namespace {
+constexpr std::int64_t kPageSize = 500; // client-go's pager
+
+ApiStatus transportStatus(HttpErrorKind kind, const QString& message) {
+    ApiStatus s;
+    s.code = 0;
+    s.reason = kind == HttpErrorKind::ConnectionRefused ? QStringLiteral("ConnectionRefused")
+                                                        : httpErrorKindName(kind);
+    s.message = message;
+    return s;
+}
+} // namespace
+
+ClusterReflector::ClusterReflector(Config config, DetectorHub& hub, KeyTable& keys, Submit submit,
+                                   Cancel cancel, NextId nextId, std::uint64_t seed)
+    : m_config(std::move(config)), m_hub(hub), m_keys(keys), m_submit(std::move(submit)),
+      m_cancel(std::move(cancel)), m_nextId(std::move(nextId)), m_rng(seed) {
+    m_server = m_config.firstServer;
+    WatcherInfo info;
+    info.id = m_config.id;
+    info.resource = m_config.resource.qualifiedName();
+    info.layer = WatchLayer::Apiserver;
+    m_hubId = m_hub.registerWatcher(info);
+}
+
+ClusterReflector::~ClusterReflector() = default;
+
+QString ClusterReflector::stateName() const {
+    switch (m_state) {
+    case State::Idle:
+        return QStringLiteral("idle");
+    case State::Listing:
+        return QStringLiteral("listing");
+    case State::Watching:
+        return m_awaitingInitialEnd ? QStringLiteral("initial events") : QStringLiteral("watching");
+    case State::Backoff:
+        return m_next == Next::List ? QStringLiteral("backoff (relist)")
+                                    : QStringLiteral("backoff (rewatch)");
+    case State::Stopped:
+        return QStringLiteral("stopped");
+    }
+    return {};
+}
+
+QString ClusterReflector::collectionPath() const {
+    return m_config.resource.collectionPath();
+}
+
+KeyId ClusterReflector::keyOf(const std::string& ns, const std::string& name) {
+    std::string key = "/registry/" + m_config.resource.plural.toStdString() + '/';
+    if (!ns.empty())
+        key += ns + '/';
+    key += name;
+    return m_keys.intern(key);
+}
+
+void ClusterReflector::start(TimeUs now) {
+    startList(now);
+}
+
+void ClusterReflector::stop(TimeUs now) {
+    if (m_request >= 0)
+        m_cancel(m_server, m_request);
+    if (m_state == State::Watching)
+        m_hub.watchClosed(m_hubId, now, WatchCloseReason::ClientCancelled);
+    m_request = -1;
+    m_state = State::Stopped;
+}
+
+void ClusterReflector::send(HttpRequest request, TimeUs now) {
+    if (m_config.roams && m_config.servers.size() > 1)
+        m_server = (m_server + 1) % static_cast<int>(m_config.servers.size());
+    request.id = m_nextId();
+    m_request = request.id;
+    m_httpStatus = 0;
+    m_errorBody.clear();
+    m_requestStart = now;
+    m_submit(m_server, std::move(request));
+}
+
+void ClusterReflector::backoffThen(Next next, TimeUs now) {
+    if (m_request >= 0)
+        m_cancel(m_server, m_request);
+    m_request = -1;
+    m_phase = Phase::None;
+    m_state = State::Backoff;
+    m_next = next;
+    m_retryAt = now + m_backoff.next(now, m_rng);
+}
+
+void ClusterReflector::startList(TimeUs now) {
+    if (m_config.profile.watchList && !m_watchListUnsupported && !m_everSynced) {
+        startWatch(now); // watch-list replaces the initial LIST (KEP-3157)
+        return;
+    }
+    const auto listRv = m_config.profile.relistResourceVersion(m_lastSyncRv, m_rvUnavailable);
+    m_listRvEmpty = listRv.empty;
+    m_listRv = listRv.empty ? 0 : listRv.rv;
+    m_continue.clear();
+    m_listItems = 0;
+    ListRequest request;
+    request.rv = m_listRv;
+    request.rvEmpty = m_listRvEmpty;
+    request.isRelist = m_everSynced;
+    // The pager asks for pages of 500 unless an RV > 0 lets the cache serve it whole.
+    request.limit = (m_listRvEmpty || m_listRv == 0) ? kPageSize : 0;
+    if (m_everSynced)
+        ++m_relists;
+    m_hub.listStarted(m_hubId, now, request);
+    m_state = State::Listing;
+    m_phase = Phase::List;
+    QUrlQuery q;
+    if (request.limit > 0)
+        q.addQueryItem(QStringLiteral("limit"), QString::number(request.limit));
+    if (!m_listRvEmpty)
+        q.addQueryItem(QStringLiteral("resourceVersion"), QString::number(m_listRv));
+    HttpRequest r;
+    r.pathAndQuery = collectionPath() + u'?' + q.toString(QUrl::FullyEncoded);
+    send(std::move(r), now);
+}
+
+void ClusterReflector::startWatch(TimeUs now) {
+    const bool watchList = m_config.profile.watchList && !m_watchListUnsupported && !m_everSynced;
+    const std::int64_t timeout = static_cast<std::int64_t>(m_rng.uniform(300.0, 600.0));
+    WatchRequest request;
+    request.allowBookmarks = true;
+    request.timeoutSeconds = timeout;
+    request.sendInitialEvents = watchList;
+    request.rv = m_lastSyncRv;
+    request.rvEmpty = watchList && m_lastSyncRv == 0;
+    QUrlQuery q;
+    q.addQueryItem(QStringLiteral("allowWatchBookmarks"), QStringLiteral("true"));
+    if (!request.rvEmpty)
+        q.addQueryItem(QStringLiteral("resourceVersion"), QString::number(m_lastSyncRv));
+    if (watchList) {
+        q.addQueryItem(QStringLiteral("resourceVersionMatch"), QStringLiteral("NotOlderThan"));
+        q.addQueryItem(QStringLiteral("sendInitialEvents"), QStringLiteral("true"));
+    }
+    q.addQueryItem(QStringLiteral("timeoutSeconds"), QString::number(timeout));
+    q.addQueryItem(QStringLiteral("watch"), QStringLiteral("true"));
+    m_hub.watchOpened(m_hubId, now, request);
+    m_state = State::Watching;
+    m_phase = Phase::Watch;
+    m_watchList = watchList;
+    m_awaitingInitialEnd = watchList;
+    m_watchHadError = false;
+    m_watchEvents = 0;
+    m_watchDeadline = now + seconds(timeout);
+    m_splitter.reset();
+    HttpRequest r;
+    r.pathAndQuery = collectionPath() + u'?' + q.toString(QUrl::FullyEncoded);
+    r.streaming = true;
+    send(std::move(r), now);
+}
+
+void ClusterReflector::tick(TimeUs now) {
+    if (m_state == State::Backoff && now >= m_retryAt) {
+        if (m_next == Next::List || !m_everSynced)
+            startList(now);
+        else
+            startWatch(now);
+    }
+    // The server ends the watch at timeoutSeconds; a server that does not is cut off a little
+    // later, as client-go's request timeout would.
+    if (m_state == State::Watching && m_request >= 0 && now > m_watchDeadline + seconds(5))
+        m_cancel(m_server, m_request);
+}
+
+void ClusterReflector::onFrame(const Frame& frame, TimeUs now) {
+    if (frame.connection != m_request)
+        return; // a superseded request's late frames
+    switch (static_cast<HttpFrameKind>(frame.kind)) {
+    case HttpFrameKind::RequestSent:
+        break;
+    case HttpFrameKind::ResponseHead: {
+        HttpResponseHead head;
+        if (decodeHttpRecord(frame.bytes, &head))
+            onHead(head.status, head.header("Retry-After"), now);
+        break;
+    }
+    case HttpFrameKind::BodyChunk:
+        onBody(frame.bytes, now);
+        break;
+    case HttpFrameKind::ResponseEnd: {
+        HttpResponseEnd end;
+        if (!decodeHttpRecord(frame.bytes, &end))
+            end.error = HttpErrorKind::ProtocolError;
+        onEnd(end.error, end.message, now);
+        break;
+    }
+    }
+}
+
+void ClusterReflector::onHead(int status, const QByteArray&, TimeUs) {
+    m_httpStatus = status;
+    if (m_phase == Phase::List && status == 200) {
+        m_listed.clear();
+        m_list =
+            std::make_unique<ListStreamDecoder>([this](std::string_view, const ListItemMeta& meta) {
+                ObservedEvent o;
+                o.type = WatchEventType::Added;
+                o.key = keyOf(meta.ns, meta.name);
+                o.rv = meta.resourceVersion;
+                o.initial = true;
+                m_listed.push_back(o);
+            });
+    }
+}
+
+void ClusterReflector::streamError(const QString& message, TimeUs now) {
+    Anomaly a;
+    a.time = now;
+    a.kind = AnomalyKind::StreamError;
+    a.severity = Severity::Error;
+    a.source = AnomalySource::Apiserver;
+    a.resource = m_config.resource.qualifiedName();
+    a.watcher = m_config.id;
+    a.message = message;
+    m_hub.report(a);
+}
+
+void ClusterReflector::onBody(const QByteArray& bytes, TimeUs now) {
+    if (m_httpStatus != 200) {
+        // A Status body: small; keep a bounded amount.
+        if (m_errorBody.size() < 64 * 1024)
+            m_errorBody += bytes;
+        return;
+    }
+    if (m_phase == Phase::List && m_list) {
+        if (!m_list->feed(bytes.constData(), static_cast<std::size_t>(bytes.size()))) {
+            streamError(QStringLiteral("malformed list body from %1: %2")
+                            .arg(serverName(), m_list->error()),
+                        now);
+            m_hub.listFailed(m_hubId, now,
+                             transportStatus(HttpErrorKind::ProtocolError, m_list->error())
+                                 .toObserved(m_listRv));
+            backoffThen(Next::List, now);
+            return;
+        }
+        if (!m_listed.empty()) {
+            m_hub.listedObjects(m_hubId, m_listed);
+            m_listItems += static_cast<std::int64_t>(m_listed.size());
+            m_listed.clear();
+        }
+        return;
+    }
+    if (m_phase != Phase::Watch)
+        return;
+    const bool ok =
+        m_splitter.feed(bytes.constData(), static_cast<std::size_t>(bytes.size()),
+                        [this, now](std::string_view object) { watchEvent(object, now); });
+    flushEvents(now);
+    if (!ok) {
+        streamError(QStringLiteral("malformed watch stream from %1: %2")
+                        .arg(serverName(), m_splitter.error()),
+                    now);
+        m_hub.watchClosed(m_hubId, now, WatchCloseReason::Broken);
+        backoffThen(Next::List, now);
+    }
+}
+
+void ClusterReflector::watchEvent(std::string_view json, TimeUs now) {
+    if (m_phase != Phase::Watch || m_state != State::Watching)
+        return;
+    QString error;
+    if (!m_decoder.decode(json, &m_event, &error)) {
+        flushEvents(now);
+        streamError(QStringLiteral("undecodable watch event from %1: %2").arg(serverName(), error),
+                    now);
+        return;
+    }
+    switch (m_event.type) {
+    case WatchEventType::Added:
+    case WatchEventType::Modified:
+    case WatchEventType::Deleted: {
+        ObservedEvent& o = m_pending.emplace_back();
+        o.type = m_event.type;
+        o.key = keyOf(m_event.ns, m_event.name);
+        o.rv = m_event.resourceVersion;
+        o.initial = m_awaitingInitialEnd;
+        if (!o.initial)
+            m_lastSyncRv = o.rv;
+        m_highest = std::max(m_highest, o.rv);
+        if (m_event.type == WatchEventType::Added)
+            ++m_objects;
+        else if (m_event.type == WatchEventType::Deleted && m_objects > 0)
+            --m_objects;
+        ++m_events;
+        ++m_watchEvents;
+        m_lastEventAt = now;
+        break;
+    }
+    case WatchEventType::Bookmark:
+        flushEvents(now);
+        if (m_event.initialEventsEnd && m_awaitingInitialEnd) {
+            m_awaitingInitialEnd = false;
+            m_everSynced = true;
+        }
+        m_lastSyncRv = m_event.resourceVersion;
+        m_highest = std::max(m_highest, m_lastSyncRv);
+        m_hub.watchProgress(m_hubId, now, m_event.resourceVersion, m_event.initialEventsEnd);
+        break;
+    case WatchEventType::Error:
+        flushEvents(now);
+        m_watchHadError = true;
+        m_hub.watchError(m_hubId, now, m_event.status.toObserved(m_lastSyncRv));
+        break;
+    }
+}
+
+void ClusterReflector::flushEvents(TimeUs now) {
+    if (m_pending.empty())
+        return;
+    m_hub.watchResponse(m_hubId, now, m_pending);
+    m_pending.clear();
+}
+
+ApiStatus ClusterReflector::statusFromBody(int httpStatus) const {
+    QString error;
+    auto parsed = parseStatusJson(
+        std::string_view(m_errorBody.constData(), static_cast<std::size_t>(m_errorBody.size())),
+        &error);
+    if (parsed)
+        return *parsed;
+    // Not a Status (a proxy's HTML page): the HTTP status is all there is.
+    ApiStatus s;
+    s.code = httpStatus;
+    s.reason = QStringLiteral("Unknown");
+    s.message = QStringLiteral("HTTP %1 with a body that is not a Status").arg(httpStatus);
+    return s;
+}
+
+void ClusterReflector::onEnd(HttpErrorKind error, const QString& message, TimeUs now) {
+    const Phase phase = m_phase;
+    m_request = -1;
+    if (phase == Phase::List) {
+        if (error != HttpErrorKind::None) {
+            m_hub.listFailed(m_hubId, now, transportStatus(error, message).toObserved(m_listRv));
+            backoffThen(Next::List, now);
+            return;
+        }
+        if (m_httpStatus != 200) {
+            listError(statusFromBody(m_httpStatus), now);
+            return;
+        }
+        if (!m_list || !m_list->finish()) {
+            const QString why = m_list ? m_list->error() : QStringLiteral("no body");
+            streamError(QStringLiteral("malformed list body from %1: %2").arg(serverName(), why),
+                        now);
+            m_hub.listFailed(
+                m_hubId, now,
+                transportStatus(HttpErrorKind::ProtocolError, why).toObserved(m_listRv));
+            backoffThen(Next::List, now);
+            return;
+        }
+        if (!m_listed.empty()) {
+            m_hub.listedObjects(m_hubId, m_listed);
+            m_listItems += static_cast<std::int64_t>(m_listed.size());
+            m_listed.clear();
+        }
+        const ListSummary& summary = m_list->summary();
+        if (summary.resourceVersion > 0 && m_continue.empty())
+            m_listRv = summary.resourceVersion; // the first page's RV is the list's
+        if (!summary.continueToken.empty()) {
+            m_continue = summary.continueToken;
+            QUrlQuery q;
+            q.addQueryItem(QStringLiteral("continue"), QString::fromStdString(m_continue));
+            q.addQueryItem(QStringLiteral("limit"), QString::number(kPageSize));
+            HttpRequest r;
+            r.pathAndQuery = collectionPath() + u'?' + q.toString(QUrl::FullyEncoded);
+            m_phase = Phase::List;
+            send(std::move(r), now);
+            return;
+        }
+        listFinished(now);
+        return;
+    }
+    if (phase != Phase::Watch)
+        return;
+    m_phase = Phase::None;
+    if (m_httpStatus != 200 && error == HttpErrorKind::None) {
+        watchRequestError(statusFromBody(m_httpStatus), now);
+        return;
+    }
+    if (error != HttpErrorKind::None && m_httpStatus == 0) {
+        // The watch request itself failed (connection refused, TLS, reset).
+        watchRequestError(transportStatus(error, message), now);
+        return;
+    }
+    flushEvents(now);
+    WatchCloseReason reason;
+    if (m_watchHadError)
+        reason = WatchCloseReason::AfterError;
+    else if (error == HttpErrorKind::Cancelled || now >= m_watchDeadline - seconds(1))
+        reason = WatchCloseReason::ClientTimeout;
+    else if (error != HttpErrorKind::None)
+        reason = WatchCloseReason::Broken;
+    else
+        reason = WatchCloseReason::ServerClosed;
+    m_hub.watchClosed(m_hubId, now, reason);
+    if (m_watchHadError || (m_awaitingInitialEnd && reason != WatchCloseReason::ClientTimeout)) {
+        // A watch error ends ListAndWatch: back off, relist from the last synced RV.
+        backoffThen(Next::List, now);
+        return;
+    }
+    if (now - m_requestStart < seconds(1) && m_watchEvents == 0) {
+        // "very short watch": an error, ListAndWatch returns and relists.
+        backoffThen(Next::List, now);
+        return;
+    }
+    if (!m_everSynced) {
+        startList(now);
+        return;
+    }
+    startWatch(now);
+}
+
+void ClusterReflector::listFinished(TimeUs now) {
+    m_lastSyncRv = m_listRv;
+    m_highest = std::max(m_highest, m_listRv);
+    m_objects = static_cast<std::size_t>(m_listItems);
+    m_everSynced = true;
+    m_rvUnavailable = false;
+    m_hub.listCompleted(m_hubId, now, m_listRv, m_listItems);
+    m_list.reset();
+    m_backoff.reset();
+    startWatch(now);
+}
+
+void ClusterReflector::listError(const ApiStatus& status, TimeUs now) {
+    m_hub.listFailed(m_hubId, now, status.toObserved(m_lastSyncRv));
+    const ClientProfile& p = m_config.profile;
+    if (!m_rvUnavailable &&
+        ((p.expiredListFallback && p.isExpired(status)) || p.isTooLargeResourceVersion(status))) {
+        // ListAndWatch retries at once with RV="" (0.18+ for Expired, 0.18.9+ for a too-large
+        // RV it recognises).
+        m_rvUnavailable = true;
+        startList(now);
+        return;
+    }
+    backoffThen(Next::List, now);
+}
+
+void ClusterReflector::watchRequestError(const ApiStatus& status, TimeUs now) {
+    if (status.code == 422 && m_watchList) {
+        // The server has no watch-list (gate off): client-go falls back to LIST, no anomaly.
+        m_watchListUnsupported = true;
+        m_hub.watchClosed(m_hubId, now, WatchCloseReason::ClientCancelled);
+        startList(now);
+        return;
+    }
+    m_hub.watchError(m_hubId, now, status.toObserved(m_lastSyncRv));
+    m_hub.watchClosed(m_hubId, now, WatchCloseReason::AfterError);
+    if (m_watchList && m_config.profile.watchList && status.code != 0 && status.code != 429) {
+        // client-go 0.29+ falls back to a LIST on any watch-list error.
+        m_watchListUnsupported = true;
+    }
+    const bool rewatch = status.isConnectionRefused() ||
+                         (status.code == 429 && m_config.profile.rewatchOnTooManyRequests);
+    backoffThen(m_everSynced && rewatch ? Next::Watch : Next::List, now);
+}
+
+} // namespace ws

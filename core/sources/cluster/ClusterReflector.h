@@ -1,0 +1,144 @@
+#pragma once
+
+#include "engine/Frame.h"
+#include "http/HttpFrameKind.h"
+#include "http/HttpRequest.h"
+#include "kube/ApiStatus.h"
+#include "kube/Backoff.h"
+#include "kube/ClientProfile.h"
+#include "kube/ResourceCatalog.h"
+#include "model/Observation.h"
+#include "util/SeededRandom.h"
+#include "json/JsonObjectSplitter.h"
+#include "json/ListStreamDecoder.h"
+#include "json/WatchEventDecoder.h"
+
+#include <QStringList>
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace ws {
+
+class DetectorHub;
+class KeyTable;
+
+// One informer's reflector against real apiservers over HTTP, with the semantics of a client-go
+// version (ClientProfile): LIST with the pager (500 a page, continue tokens), WATCH from the
+// list RV with bookmarks and a random timeoutSeconds in [300, 600), watch-list with the 422
+// fallback to LIST, the relist RV rules after 410/504, backoff. It only describes what it sees
+// to the detectors. With several apiservers it moves to the next one on every new connection,
+// as a client behind a load balancer does.
+//
+// Requests go out through `submit`; the frames of those requests come back through onFrame()
+// (the source routes them by request id). Runs on the session thread.
+class ClusterReflector {
+public:
+    struct Config {
+        QString id; // watcher id shown to users: "informer/configmaps@apiserver-1"
+        ResourceInfo resource;
+        ClientProfile profile;
+        QStringList servers; // names, one per transport index
+        int firstServer = 0;
+        bool roams = false; // moves to the next apiserver on every new request
+    };
+    using Submit = std::function<void(int server, HttpRequest request)>;
+    using Cancel = std::function<void(int server, int requestId)>;
+    using NextId = std::function<int()>;
+
+    ClusterReflector(Config config, DetectorHub& hub, KeyTable& keys, Submit submit, Cancel cancel,
+                     NextId nextId, std::uint64_t seed);
+    ~ClusterReflector();
+
+    void start(TimeUs now);
+    void onFrame(const Frame& frame, TimeUs now);
+    // Timers: backoff, and the client's own watch timeout.
+    void tick(TimeUs now);
+    void stop(TimeUs now);
+    bool owns(int requestId) const { return requestId == m_request; }
+
+    const Config& config() const { return m_config; }
+    WatcherId hubId() const { return m_hubId; }
+    ResourceVersion resourceVersion() const { return m_lastSyncRv; }
+    ResourceVersion highestSeen() const { return m_highest; }
+    QString stateName() const;
+    QString serverName() const { return m_config.servers.value(m_server); }
+    std::int64_t eventsReceived() const { return m_events; }
+    int relists() const { return m_relists; }
+    std::int64_t objects() const { return static_cast<std::int64_t>(m_objects); }
+    TimeUs lastEventAt() const { return m_lastEventAt; }
+
+private:
+    enum class State { Idle, Listing, Watching, Backoff, Stopped };
+    enum class Next { List, Watch };
+    enum class Phase { None, List, Watch };
+
+    void startList(TimeUs now);
+    void startWatch(TimeUs now);
+    void backoffThen(Next next, TimeUs now);
+    void send(HttpRequest request, TimeUs now);
+    void onHead(int status, const QByteArray& retryAfter, TimeUs now);
+    void onBody(const QByteArray& bytes, TimeUs now);
+    void onEnd(HttpErrorKind error, const QString& message, TimeUs now);
+    void listFinished(TimeUs now);
+    void listError(const ApiStatus& status, TimeUs now);
+    void watchRequestError(const ApiStatus& status, TimeUs now);
+    void watchEvent(std::string_view json, TimeUs now);
+    void flushEvents(TimeUs now);
+    void streamError(const QString& message, TimeUs now);
+    KeyId keyOf(const std::string& ns, const std::string& name);
+    QString collectionPath() const;
+    ApiStatus statusFromBody(int httpStatus) const;
+
+    Config m_config;
+    DetectorHub& m_hub;
+    KeyTable& m_keys;
+    Submit m_submit;
+    Cancel m_cancel;
+    NextId m_nextId;
+    SeededRandom m_rng;
+    Backoff m_backoff;
+    WatcherId m_hubId = -1;
+    State m_state = State::Idle;
+    Next m_next = Next::List;
+    TimeUs m_retryAt = 0;
+    int m_server = 0;
+
+    // The request in flight.
+    int m_request = -1;
+    Phase m_phase = Phase::None;
+    int m_httpStatus = 0;
+    QByteArray m_errorBody; // a non-200 answer's body (a Status), small
+    TimeUs m_requestStart = 0;
+    TimeUs m_watchDeadline = 0;
+    bool m_watchHadError = false;
+    std::int64_t m_watchEvents = 0;
+
+    // LIST.
+    std::unique_ptr<ListStreamDecoder> m_list;
+    std::vector<ObservedEvent> m_listed;
+    std::string m_continue;
+    ResourceVersion m_listRv = 0;
+    std::int64_t m_listItems = 0;
+    bool m_listRvEmpty = false;
+
+    // WATCH.
+    JsonObjectSplitter m_splitter;
+    WatchEventDecoder m_decoder;
+    WatchEventJson m_event;
+    std::vector<ObservedEvent> m_pending; // decoded, not yet reported (one chunk's worth)
+    bool m_watchList = false;             // this watch is a watch-list (sendInitialEvents)
+    bool m_awaitingInitialEnd = false;
+
+    ResourceVersion m_lastSyncRv = 0;
+    ResourceVersion m_highest = 0;
+    bool m_everSynced = false;
+    bool m_rvUnavailable = false;
+    bool m_watchListUnsupported = false; // the server said 422: LIST from now on
+    std::size_t m_objects = 0;
+    std::int64_t m_events = 0;
+    int m_relists = 0;
+    TimeUs m_lastEventAt = 0;
+};
+
+} // namespace ws

@@ -1,0 +1,134 @@
+#include "ClusterHttpTransport.h"
+
+#include "HttpFrameRecords.h"
+#include "HttpTransportWorker.h"
+
+#include <QThread>
+
+namespace ws {
+
+ClusterHttpTransport::ClusterHttpTransport(ClusterTarget target, FrameQueue& queue, Clock clock,
+                                           CredentialProvider exec, QString version)
+    : m_target(std::move(target)), m_queue(queue), m_clock(std::move(clock)),
+      m_exec(std::move(exec)), m_version(std::move(version)) {
+    m_warnings = ClusterHttpSettings::warningsFor(m_target);
+    const bool staticCredentials = !m_target.token.isEmpty() || !m_target.tokenFile.isEmpty() ||
+                                   !m_target.username.isEmpty() || !m_target.password.isEmpty();
+    if (m_target.exec && !m_exec && !staticCredentials)
+        m_warnings << QStringLiteral("the kubeconfig user%1 runs an exec credential plugin but "
+                                     "none can be run here: requests go without credentials")
+                          .arg(m_target.user.isEmpty() ? QString()
+                                                       : QLatin1Char(' ') + m_target.user);
+}
+
+ClusterHttpTransport::~ClusterHttpTransport() {
+    stop();
+}
+
+bool ClusterHttpTransport::start(QString* error) {
+    std::lock_guard lock(m_mutex);
+    if (m_state == State::Running)
+        return true;
+    if (m_state == State::Stopped) {
+        if (error)
+            *error = QStringLiteral("the cluster transport was stopped");
+        return false;
+    }
+    std::optional<ClusterHttpSettings> settings =
+        ClusterHttpSettings::fromTarget(m_target, m_version, error);
+    if (!settings)
+        return false;
+    m_thread = std::make_unique<QThread>();
+    m_thread->setObjectName(QStringLiteral("cluster-http"));
+    m_worker = new HttpTransportWorker(std::move(*settings), m_target, m_queue, m_clock, m_exec);
+    m_worker->moveToThread(m_thread.get());
+    QObject::connect(m_thread.get(), &QThread::finished, m_worker, &QObject::deleteLater);
+    m_thread->start();
+    m_state = State::Running;
+    for (HttpRequest& request : m_pending) {
+        QMetaObject::invokeMethod(
+            m_worker, [w = m_worker, r = std::move(request)] { w->submit(r); },
+            Qt::QueuedConnection);
+    }
+    m_pending.clear();
+    return true;
+}
+
+void ClusterHttpTransport::refuse(const HttpRequest& request, const QString& message) {
+    Frame frame;
+    frame.connection = request.id;
+    frame.received = m_clock();
+    frame.kind = std::uint16_t(HttpFrameKind::ResponseEnd);
+    frame.bytes = encodeHttpRecord(HttpResponseEnd{HttpErrorKind::Cancelled, message});
+    m_queue.push(std::move(frame));
+}
+
+void ClusterHttpTransport::submit(HttpRequest request) {
+    std::unique_lock lock(m_mutex);
+    switch (m_state) {
+    case State::Idle:
+        m_pending.push_back(std::move(request));
+        return;
+    case State::Running:
+        // Posted under the lock: stop() cannot tear the worker down in between.
+        QMetaObject::invokeMethod(
+            m_worker, [w = m_worker, r = std::move(request)] { w->submit(r); },
+            Qt::QueuedConnection);
+        return;
+    case State::Stopped:
+        lock.unlock();
+        refuse(request, QStringLiteral("the transport stopped"));
+        return;
+    }
+}
+
+void ClusterHttpTransport::cancel(int id) {
+    std::unique_lock lock(m_mutex);
+    if (m_state == State::Running) {
+        QMetaObject::invokeMethod(
+            m_worker, [w = m_worker, id] { w->cancel(id); }, Qt::QueuedConnection);
+        return;
+    }
+    if (m_state != State::Idle)
+        return;
+    std::vector<HttpRequest> cancelled;
+    for (auto it = m_pending.begin(); it != m_pending.end();) {
+        if (it->id == id) {
+            cancelled.push_back(std::move(*it));
+            it = m_pending.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    lock.unlock();
+    for (const HttpRequest& request : cancelled)
+        refuse(request, QStringLiteral("cancelled"));
+}
+
+void ClusterHttpTransport::stop() {
+    std::vector<HttpRequest> pending;
+    State was;
+    {
+        std::lock_guard lock(m_mutex);
+        was = m_state;
+        if (was == State::Stopped)
+            return;
+        m_state = State::Stopped;
+        pending.swap(m_pending);
+    }
+    for (const HttpRequest& request : pending)
+        refuse(request, QStringLiteral("the transport stopped"));
+    if (was != State::Running)
+        return;
+    Q_ASSERT(QThread::currentThread() != m_thread.get());
+    // Everything posted before runs first (events are delivered in order); then every reply
+    // is aborted on its own thread, where the managers live.
+    QMetaObject::invokeMethod(
+        m_worker, [w = m_worker] { w->shutdown(); }, Qt::BlockingQueuedConnection);
+    m_thread->quit();
+    m_thread->wait();
+    m_thread.reset();
+    m_worker = nullptr;
+}
+
+} // namespace ws

@@ -1,0 +1,28 @@
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+
+namespace ws {
+
+// One request for ClusterHttpTransport::submit(). Everything it receives becomes frames whose
+// Frame.connection is `id` (HttpFrameKind.h).
+struct HttpRequest {
+    int id = 0; // chosen by the caller, unique among its requests in flight
+    QByteArray method = "GET";
+    // Already percent-encoded, relative to the target's server URL (which may carry a path
+    // prefix): "/api/v1/namespaces/default/pods?watch=1&resourceVersion=42".
+    QString pathAndQuery;
+    QByteArray accept = "application/json";
+    QByteArray body;
+    QByteArray contentType; // sent when set (or "application/json" when only a body is)
+    // A watch: no inactivity timeout once the response head arrived, its own connection, never
+    // queued behind other requests.
+    bool streaming = false;
+    // Non-streaming: the request fails with Timeout when no byte moved for this long (0: 60 s);
+    // a body keeps the request alive as long as it keeps arriving. Streaming: the limit for the
+    // response head only.
+    int timeoutMs = 0;
+};
+
+} // namespace ws

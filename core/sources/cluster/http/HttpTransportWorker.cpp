@@ -1,0 +1,515 @@
+#include "HttpTransportWorker.h"
+
+#include "EnvironmentProxyFactory.h"
+#include "HttpFrameRecords.h"
+
+#include <QFile>
+#include <QNetworkAccessManager>
+#include <QNetworkRequest>
+#include <QTimer>
+
+namespace ws {
+
+namespace {
+
+// Errors Qt reports for an HTTP status (404, 401, 500, ...): the response itself is the answer,
+// already recorded in ResponseHead and BodyChunks; the request did not fail as a transport.
+bool isHttpStatusError(QNetworkReply::NetworkError error) {
+    const int code = int(error);
+    return (code >= 201 && code <= 299) || (code >= 401 && code <= 499) ||
+           error == QNetworkReply::ProtocolInvalidOperationError;
+}
+
+// Qt wraps OpenSSL's text in its own prefixes (sometimes twice): keep the reason alone.
+QString tlsReason(QString text) {
+    static const QString prefixes[] = {QStringLiteral("SSL handshake failed: "),
+                                       QStringLiteral("Error while reading: ")};
+    for (bool stripped = true; stripped;) {
+        stripped = false;
+        for (const QString& prefix : prefixes) {
+            if (text.startsWith(prefix, Qt::CaseInsensitive)) {
+                text = text.mid(prefix.size());
+                stripped = true;
+            }
+        }
+    }
+    return text.isEmpty() ? QStringLiteral("unknown error") : text;
+}
+
+// With TLS 1.3 the server judges the client's certificate after the client finished its half of
+// the handshake: its alert ("certificate required", "unknown ca") then surfaces as a read error.
+bool isTlsAlert(const QString& detail) {
+    return detail.contains(QLatin1String("SSL routines")) ||
+           detail.contains(QLatin1String("alert"), Qt::CaseInsensitive);
+}
+
+QString seconds(int ms) {
+    return ms % 1000 == 0 ? QStringLiteral("%1 s").arg(ms / 1000) : QStringLiteral("%1 ms").arg(ms);
+}
+
+} // namespace
+
+HttpTransportWorker::HttpTransportWorker(ClusterHttpSettings settings, ClusterTarget target,
+                                         FrameQueue& queue, Clock clock, CredentialProvider exec)
+    : m_settings(std::move(settings)), m_target(std::move(target)), m_queue(queue),
+      m_clock(std::move(clock)), m_exec(std::move(exec)),
+      m_environment(QProcessEnvironment::systemEnvironment()) {
+    for (const QString& secret : {m_target.token, m_target.password})
+        if (!secret.isEmpty())
+            m_secrets << secret;
+}
+
+HttpTransportWorker::~HttpTransportWorker() {
+    shutdown();
+}
+
+QNetworkAccessManager* HttpTransportWorker::newManager() {
+    auto* manager = new QNetworkAccessManager(this);
+    if (m_settings.proxy)
+        manager->setProxy(*m_settings.proxy);
+    else
+        manager->setProxyFactory(new EnvironmentProxyFactory(m_environment));
+    manager->setAutoDeleteReplies(false);
+    return manager;
+}
+
+QNetworkAccessManager* HttpTransportWorker::acquireManager(bool streaming) {
+    if (!streaming) {
+        if (!m_shared)
+            m_shared = newManager();
+        return m_shared;
+    }
+    for (auto& [manager, streams] : m_streamManagers) {
+        if (streams < kStreamsPerManager) {
+            ++streams;
+            return manager;
+        }
+    }
+    m_streamManagers.emplace_back(newManager(), 1);
+    return m_streamManagers.back().first;
+}
+
+void HttpTransportWorker::releaseManager(QNetworkAccessManager* manager, bool streaming) {
+    if (!streaming)
+        return;
+    for (auto& [m, streams] : m_streamManagers) {
+        if (m == manager) {
+            --streams;
+            return;
+        }
+    }
+}
+
+QString HttpTransportWorker::scrub(QString message) const {
+    for (const QString& secret : m_secrets) {
+        if (secret.size() >= 4)
+            message.replace(secret, QStringLiteral("<redacted>"));
+    }
+    return message.simplified();
+}
+
+void HttpTransportWorker::push(Request& r, HttpFrameKind kind, QByteArray bytes) {
+    Frame frame;
+    frame.connection = r.request.id;
+    frame.received = m_clock();
+    frame.kind = std::uint16_t(kind);
+    frame.bytes = std::move(bytes);
+    if (r.holding && kind != HttpFrameKind::ResponseEnd)
+        r.held.push_back(std::move(frame));
+    else
+        m_queue.push(std::move(frame));
+}
+
+HttpTransportWorker::Request* HttpTransportWorker::active(int id, const QNetworkReply* reply) {
+    const auto it = m_requests.find(id);
+    if (it == m_requests.end() || it->second->reply != reply)
+        return nullptr;
+    return it->second.get();
+}
+
+void HttpTransportWorker::submit(const HttpRequest& request) {
+    if (m_requests.count(request.id)) {
+        // Two requests with one id would interleave their frames: refuse the second.
+        qWarning("cluster http: request id %d is already in flight; the new request is dropped",
+                 request.id);
+        return;
+    }
+    auto owned = std::make_unique<Request>();
+    Request& r = *owned;
+    r.request = request;
+    m_requests.emplace(request.id, std::move(owned));
+    push(r, HttpFrameKind::RequestSent,
+         encodeHttpRecord(HttpRequestSent{request.method, request.pathAndQuery, 1}));
+    if (m_stopped) {
+        finish(r, HttpErrorKind::Cancelled, QStringLiteral("the transport stopped"));
+        return;
+    }
+    QString error;
+    if (!send(r, 1, &error))
+        finish(r, HttpErrorKind::Other, error);
+}
+
+bool HttpTransportWorker::authorize(Request& r, bool refresh, QNetworkRequest& request,
+                                    QString* error) {
+    QByteArray authorization;
+    r.authFromExec = false;
+    if (!m_target.token.isEmpty()) {
+        authorization = "Bearer " + m_target.token.toUtf8();
+    } else if (!m_target.tokenFile.isEmpty()) {
+        // Read at every request: projected service account tokens rotate in place.
+        QFile file(m_target.tokenFile);
+        if (!file.open(QIODevice::ReadOnly)) {
+            *error = QStringLiteral("cannot read the token file %1: %2")
+                         .arg(m_target.tokenFile, file.errorString());
+            return false;
+        }
+        const QByteArray token = file.readAll().trimmed();
+        if (token.isEmpty()) {
+            *error = QStringLiteral("the token file %1 is empty").arg(m_target.tokenFile);
+            return false;
+        }
+        if (!m_secrets.contains(QString::fromUtf8(token)))
+            m_secrets << QString::fromUtf8(token);
+        authorization = "Bearer " + token;
+    } else if (!m_target.username.isEmpty() || !m_target.password.isEmpty()) {
+        authorization =
+            "Basic " +
+            (m_target.username + QLatin1Char(':') + m_target.password).toUtf8().toBase64();
+    } else if (m_exec) {
+        QString why;
+        const std::optional<HttpCredentials> credentials = m_exec(refresh, &why);
+        if (!credentials) {
+            *error = refresh ? QStringLiteral("the server answered 401 and refreshing the exec "
+                                              "credential failed: %1")
+                                   .arg(why)
+                             : QStringLiteral("getting credentials: %1").arg(why);
+            return false;
+        }
+        r.authFromExec = true;
+        if (!credentials->bearerToken.isEmpty()) {
+            if (!m_secrets.contains(credentials->bearerToken))
+                m_secrets << credentials->bearerToken;
+            authorization = "Bearer " + credentials->bearerToken.toUtf8();
+        }
+        if (credentials->clientCertPem != m_execCertPem ||
+            credentials->clientKeyPem != m_execKeyPem) {
+            m_execClient.reset();
+            if (!credentials->clientCertPem.isEmpty() || !credentials->clientKeyPem.isEmpty()) {
+                m_execClient = ClientCertificate::fromPem(credentials->clientCertPem,
+                                                          credentials->clientKeyPem, &why);
+                if (!m_execClient) {
+                    *error =
+                        QStringLiteral("the exec credential's client certificate: %1").arg(why);
+                    return false;
+                }
+            }
+            m_execCertPem = credentials->clientCertPem;
+            m_execKeyPem = credentials->clientKeyPem;
+            // Kept-alive connections still present the previous certificate: drop them.
+            if (m_shared)
+                m_shared->clearConnectionCache();
+            for (const auto& [manager, streams] : m_streamManagers)
+                manager->clearConnectionCache();
+        }
+        if (authorization.isEmpty() && !m_execClient) {
+            *error = QStringLiteral("the exec credential plugin returned neither a token nor a "
+                                    "client certificate");
+            return false;
+        }
+    }
+    if (!authorization.isEmpty())
+        request.setRawHeader("Authorization", authorization);
+    if (m_settings.https) {
+        QSslConfiguration tls = m_settings.tls;
+        if (r.authFromExec && m_execClient) {
+            tls.setLocalCertificateChain(m_execClient->chain);
+            tls.setPrivateKey(m_execClient->key);
+        }
+        request.setSslConfiguration(tls);
+    }
+    return true;
+}
+
+bool HttpTransportWorker::send(Request& r, int attempt, QString* error) {
+    const HttpRequest& in = r.request;
+    const QUrl url = m_settings.urlFor(in.pathAndQuery);
+    if (!url.isValid()) {
+        *error = QStringLiteral("invalid request path %1").arg(in.pathAndQuery);
+        return false;
+    }
+    QNetworkRequest request(url);
+    if (!authorize(r, attempt > 1, request, error))
+        return false;
+    if (attempt > 1) {
+        // The 401 is superseded by the retry: its held frames are dropped, the retry recorded.
+        r.held.clear();
+        r.holding = false;
+        push(r, HttpFrameKind::RequestSent,
+             encodeHttpRecord(HttpRequestSent{in.method, in.pathAndQuery, attempt}));
+    }
+    r.attempt = attempt;
+    r.headSeen = false;
+    r.sslErrors.clear();
+
+    request.setRawHeader("User-Agent", m_settings.userAgent);
+    if (!in.accept.isEmpty())
+        request.setRawHeader("Accept", in.accept);
+    if (!in.contentType.isEmpty() || !in.body.isEmpty())
+        request.setRawHeader("Content-Type", in.contentType.isEmpty()
+                                                 ? QByteArray("application/json")
+                                                 : in.contentType);
+    // No Accept-Encoding of ours: Qt then asks for gzip and decodes it transparently, so the
+    // BodyChunk frames (the capture) hold the decoded bytes.
+    // client-go follows no redirects for the API, keeps no cookies and no cache.
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
+                         QNetworkRequest::ManualRedirectPolicy);
+    request.setAttribute(QNetworkRequest::CookieLoadControlAttribute, QNetworkRequest::Manual);
+    request.setAttribute(QNetworkRequest::CookieSaveControlAttribute, QNetworkRequest::Manual);
+    request.setAttribute(QNetworkRequest::CacheLoadControlAttribute,
+                         QNetworkRequest::AlwaysNetwork);
+    request.setAttribute(QNetworkRequest::CacheSaveControlAttribute, false);
+    // HTTP/1.1 only (kubectl would negotiate h2): a connection per stream keeps one watch's
+    // flow control and failures apart from the others', and it is the path the tests exercise.
+    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+    if (m_settings.https && !m_settings.peerVerifyName.isEmpty())
+        request.setPeerVerifyName(m_settings.peerVerifyName);
+
+    r.manager = acquireManager(in.streaming);
+    const QByteArray method = in.method.toUpper();
+    QNetworkReply* reply = nullptr;
+    if (method == "GET" && in.body.isEmpty())
+        reply = r.manager->get(request);
+    else if (method == "HEAD")
+        reply = r.manager->head(request);
+    else if (method == "DELETE" && in.body.isEmpty())
+        reply = r.manager->deleteResource(request);
+    else if (method == "POST")
+        reply = r.manager->post(request, in.body);
+    else if (method == "PUT")
+        reply = r.manager->put(request, in.body);
+    else
+        reply = r.manager->sendCustomRequest(request, method, in.body);
+    r.reply = reply;
+    // Bounds what Qt reads ahead of us: should this thread fall behind a fast server, Qt stops
+    // reading the socket instead of buffering a whole list, and chunks stay small.
+    reply->setReadBufferSize(kReadBufferBytes);
+
+    const int id = in.id;
+    connect(reply, &QNetworkReply::metaDataChanged, this, [this, id, reply] {
+        if (Request* a = active(id, reply))
+            onHead(*a);
+    });
+    connect(reply, &QNetworkReply::readyRead, this, [this, id, reply] {
+        if (Request* a = active(id, reply))
+            onReadyRead(*a);
+    });
+    connect(reply, &QNetworkReply::finished, this, [this, id, reply] {
+        if (Request* a = active(id, reply))
+            onFinished(*a);
+    });
+    connect(reply, &QNetworkReply::sslErrors, this,
+            [this, id, reply](const QList<QSslError>& errors) {
+                Request* a = active(id, reply);
+                if (!a)
+                    return;
+                a->sslErrors += errors;
+                if (m_settings.insecure)
+                    reply->ignoreSslErrors();
+            });
+    connect(reply, &QNetworkReply::uploadProgress, this, [this, id, reply] {
+        Request* a = active(id, reply);
+        if (a && !a->request.streaming)
+            a->timer->start();
+    });
+
+    // Non-streaming: an inactivity limit (a long list keeps it alive while it flows).
+    // Streaming: a limit for the response head only; a watch may then be silent for hours.
+    if (!r.timer) {
+        r.timer = new QTimer(this);
+        r.timer->setSingleShot(true);
+        connect(r.timer, &QTimer::timeout, this, [this, id] { abort(id, &Request::timedOut); });
+    }
+    r.timer->setInterval(in.timeoutMs > 0 ? in.timeoutMs : kDefaultTimeoutMs);
+    r.timer->start();
+    return true;
+}
+
+void HttpTransportWorker::onHead(Request& r) {
+    if (r.headSeen)
+        return;
+    const QVariant status = r.reply->attribute(QNetworkRequest::HttpStatusCodeAttribute);
+    if (!status.isValid())
+        return;
+    r.headSeen = true;
+    HttpResponseHead head;
+    head.status = status.toInt();
+    head.reason = r.reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toByteArray();
+    for (const auto& [name, value] : r.reply->rawHeaderPairs()) {
+        if (isRecordedResponseHeader(name))
+            head.headers.append({name, value});
+    }
+    // client-go refreshes an exec credential when the server rejects it: hold this answer back
+    // until the retry with a fresh one is known to be possible.
+    r.holding = head.status == 401 && r.authFromExec && r.attempt == 1 && !m_stopped;
+    push(r, HttpFrameKind::ResponseHead, encodeHttpRecord(head));
+    if (r.request.streaming)
+        r.timer->stop();
+    else
+        r.timer->start();
+}
+
+void HttpTransportWorker::onReadyRead(Request& r) {
+    onHead(r);
+    QByteArray bytes = r.reply->readAll();
+    if (bytes.isEmpty())
+        return;
+    if (!r.request.streaming)
+        r.timer->start();
+    push(r, HttpFrameKind::BodyChunk, std::move(bytes));
+}
+
+void HttpTransportWorker::onFinished(Request& r) {
+    onHead(r);
+    if (r.reply->isOpen()) { // abort() closes it
+        QByteArray rest = r.reply->readAll();
+        if (!rest.isEmpty())
+            push(r, HttpFrameKind::BodyChunk, std::move(rest));
+    }
+    const auto [error, message] = outcome(r);
+    if (r.holding && error == HttpErrorKind::None) {
+        releaseReply(r);
+        QString why;
+        if (!send(r, 2, &why))
+            finish(r, HttpErrorKind::Other, why); // flushes the held 401 first
+        return;
+    }
+    finish(r, error, message);
+}
+
+std::pair<HttpErrorKind, QString> HttpTransportWorker::outcome(const Request& r) const {
+    const QString& endpoint = m_settings.endpoint;
+    if (r.cancelled)
+        return {HttpErrorKind::Cancelled, QStringLiteral("cancelled")};
+    if (r.timedOut)
+        return {HttpErrorKind::Timeout, timeoutText(r)};
+    if (r.stopping)
+        return {HttpErrorKind::Cancelled, QStringLiteral("the transport stopped")};
+    const QNetworkReply::NetworkError error = r.reply->error();
+    if (error == QNetworkReply::NoError || (r.headSeen && isHttpStatusError(error)))
+        return {HttpErrorKind::None, {}};
+    const QString detail = r.reply->errorString();
+    if (m_settings.https && !r.headSeen && error != QNetworkReply::SslHandshakeFailedError &&
+        isTlsAlert(detail))
+        return {
+            HttpErrorKind::Tls,
+            QStringLiteral("TLS handshake with %1 failed: %2").arg(endpoint, tlsReason(detail))};
+    switch (error) {
+    case QNetworkReply::ConnectionRefusedError:
+        return {HttpErrorKind::ConnectionRefused,
+                QStringLiteral("connection refused: %1").arg(endpoint)};
+    case QNetworkReply::HostNotFoundError:
+        return {HttpErrorKind::HostNotFound,
+                QStringLiteral("unknown host %1").arg(m_settings.server.host())};
+    case QNetworkReply::TimeoutError:
+        return {HttpErrorKind::Timeout, QStringLiteral("connection to %1 timed out").arg(endpoint)};
+    case QNetworkReply::SslHandshakeFailedError: {
+        const QString reason =
+            r.sslErrors.isEmpty() ? tlsReason(detail) : r.sslErrors.first().errorString();
+        return {HttpErrorKind::Tls,
+                QStringLiteral("TLS handshake with %1 failed: %2").arg(endpoint, reason)};
+    }
+    case QNetworkReply::RemoteHostClosedError:
+        return {
+            HttpErrorKind::Other,
+            r.headSeen
+                ? QStringLiteral("%1 closed the connection before the response ended").arg(endpoint)
+                : QStringLiteral("%1 closed the connection without answering").arg(endpoint)};
+    case QNetworkReply::ProxyConnectionRefusedError:
+        return {HttpErrorKind::ConnectionRefused,
+                QStringLiteral("connection refused by the proxy for %1").arg(endpoint)};
+    case QNetworkReply::ProxyNotFoundError:
+        return {HttpErrorKind::HostNotFound,
+                QStringLiteral("unknown proxy host for %1").arg(endpoint)};
+    case QNetworkReply::ProxyTimeoutError:
+        return {HttpErrorKind::Timeout, QStringLiteral("the proxy for %1 timed out").arg(endpoint)};
+    case QNetworkReply::ProtocolUnknownError:
+    case QNetworkReply::ProtocolFailure:
+    case QNetworkReply::ProtocolInvalidOperationError:
+        return {HttpErrorKind::ProtocolError,
+                QStringLiteral("protocol error talking to %1: %2").arg(endpoint, detail)};
+    default:
+        return {HttpErrorKind::Other, QStringLiteral("%1: %2").arg(endpoint, detail)};
+    }
+}
+
+QString HttpTransportWorker::timeoutText(const Request& r) const {
+    const QString limit = seconds(r.timer ? r.timer->interval() : kDefaultTimeoutMs);
+    if (!r.headSeen)
+        return QStringLiteral("no response from %1 within %2").arg(m_settings.endpoint, limit);
+    return QStringLiteral("no data from %1 for %2").arg(m_settings.endpoint, limit);
+}
+
+void HttpTransportWorker::releaseReply(Request& r) {
+    if (!r.reply)
+        return;
+    disconnect(r.reply, nullptr, this, nullptr);
+    r.reply->deleteLater();
+    r.reply = nullptr;
+    releaseManager(r.manager, r.request.streaming);
+    r.manager = nullptr;
+    if (r.timer)
+        r.timer->stop();
+}
+
+void HttpTransportWorker::finish(Request& r, HttpErrorKind error, const QString& message) {
+    for (Frame& frame : r.held)
+        m_queue.push(std::move(frame));
+    r.held.clear();
+    r.holding = false;
+    push(r, HttpFrameKind::ResponseEnd,
+         encodeHttpRecord(
+             HttpResponseEnd{error, error == HttpErrorKind::None ? QString() : scrub(message)}));
+    releaseReply(r);
+    if (r.timer)
+        r.timer->deleteLater();
+    m_requests.erase(r.request.id); // destroys r
+}
+
+void HttpTransportWorker::abort(int id, bool Request::*reason) {
+    const auto it = m_requests.find(id);
+    if (it == m_requests.end())
+        return;
+    Request& r = *it->second;
+    r.*reason = true;
+    QNetworkReply* reply = r.reply;
+    if (reply)
+        reply->abort(); // emits finished() at once: onFinished() ends the request
+    // Should Qt not have emitted finished() (already finished, not yet signalled), end it here.
+    if (Request* left = active(id, reply)) {
+        const auto [error, message] = outcome(*left);
+        finish(*left, error, message);
+    }
+}
+
+void HttpTransportWorker::cancel(int id) {
+    abort(id, &Request::cancelled);
+}
+
+void HttpTransportWorker::shutdown() {
+    if (m_stopped)
+        return;
+    m_stopped = true;
+    std::vector<int> ids;
+    for (const auto& [id, r] : m_requests)
+        ids.push_back(id);
+    for (int id : ids)
+        abort(id, &Request::stopping);
+    // Replies are the managers' children: they go with them.
+    delete m_shared;
+    m_shared = nullptr;
+    for (const auto& [manager, streams] : m_streamManagers)
+        delete manager;
+    m_streamManagers.clear();
+}
+
+} // namespace ws
