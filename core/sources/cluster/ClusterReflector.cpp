@@ -441,6 +441,14 @@ void ClusterReflector::listFinished(TimeUs now) {
 
 void ClusterReflector::listError(const ApiStatus& status, TimeUs now) {
     m_hub.listFailed(m_hubId, now, status.toObserved(m_lastSyncRv));
+    if (status.code == 401 || status.code == 403) {
+        // Retrying cannot help: the source decides whether anything is left to watch.
+        m_rejected = status;
+        m_request = -1;
+        m_phase = Phase::None;
+        m_state = State::Stopped;
+        return;
+    }
     const ClientProfile& p = m_config.profile;
     if (!m_rvUnavailable &&
         ((p.expiredListFallback && p.isExpired(status)) || p.isTooLargeResourceVersion(status))) {

@@ -16,6 +16,7 @@
 #include <QStringList>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace ws {
@@ -63,10 +64,13 @@ public:
     ResourceVersion highestSeen() const { return m_highest; }
     QString stateName() const;
     QString serverName() const { return m_config.servers.value(m_server); }
+    int serverIndex() const { return m_server; }
     std::int64_t eventsReceived() const { return m_events; }
     int relists() const { return m_relists; }
     std::int64_t objects() const { return static_cast<std::int64_t>(m_objects); }
     TimeUs lastEventAt() const { return m_lastEventAt; }
+    // The server refused this client (401 or 403 on its LIST): it stopped and will not retry.
+    const std::optional<ApiStatus>& rejected() const { return m_rejected; }
 
 private:
     enum class State { Idle, Listing, Watching, Backoff, Stopped };
@@ -139,6 +143,7 @@ private:
     std::int64_t m_events = 0;
     int m_relists = 0;
     TimeUs m_lastEventAt = 0;
+    std::optional<ApiStatus> m_rejected;
 };
 
 } // namespace ws

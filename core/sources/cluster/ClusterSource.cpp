@@ -184,6 +184,24 @@ TimeUs ClusterSource::poll(Pipeline& pipeline) {
     }
     for (auto& r : m_reflectors)
         r->tick(t);
+    if (!m_reflectors.empty() && m_failure.isEmpty()) {
+        // Every informer refused (RBAC, expired credentials): nothing left to watch.
+        const ClusterReflector* rejected = nullptr;
+        bool all = true;
+        for (const auto& r : m_reflectors) {
+            if (r->rejected())
+                rejected = rejected ? rejected : r.get();
+            else
+                all = false;
+        }
+        if (all && rejected)
+            fail(QStringLiteral("%1: %2 %3: %4")
+                     .arg(m_servers[static_cast<std::size_t>(rejected->serverIndex())].endpoint,
+                          QString::number(rejected->rejected()->code),
+                          rejected->rejected()->code == 401 ? QStringLiteral("Unauthorized")
+                                                            : QStringLiteral("Forbidden"),
+                          rejected->rejected()->message));
+    }
     for (int i = 0; i < static_cast<int>(m_servers.size()); ++i) {
         Server& s = m_servers[static_cast<std::size_t>(i)];
         if (m_reflectorsStarted && s.metricsReadable && t >= s.nextScrape) {
@@ -260,7 +278,10 @@ void ClusterSource::finishRequest(int, Pending& p, HttpErrorKind error, const QS
     }
     --s.pendingDiscovery;
     if (error != HttpErrorKind::None) {
-        fail(QStringLiteral("cannot reach %1: %2").arg(s.endpoint, message));
+        // The transport's line names the endpoint already.
+        fail(message.contains(s.endpoint)
+                 ? message
+                 : QStringLiteral("cannot reach %1: %2").arg(s.endpoint, message));
         return;
     }
     if (p.status != 200) {

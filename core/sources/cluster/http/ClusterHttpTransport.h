@@ -25,7 +25,8 @@ class HttpTransportWorker;
 // the session thread to decode. All networking runs on a thread of its own with its own event
 // loop; submit(), cancel() and stop() may be called from any other thread.
 //
-// Every submitted request ends with exactly one ResponseEnd frame. Requests submitted before
+// The queue must outlive the transport (nothing is pushed once stop() returned). Every submitted
+// request ends with exactly one ResponseEnd frame. Requests submitted before
 // start() wait for it; after stop() they end at once as Cancelled.
 class ClusterHttpTransport {
 public:

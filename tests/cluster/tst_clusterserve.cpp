@@ -1,0 +1,313 @@
+// WatchScope's cluster source (`watchscope-cli record --kubeconfig/--server`) against
+// `watchscope-cli serve` over real sockets: each credential kind over TLS with a test CA, the
+// failures a user meets (one clear line each, nothing secret), scenarios whose anomalies a
+// client sees on the wire, and two serve processes as two apiservers of one cluster.
+
+#include "support/ServeProcess.h"
+#include "support/TestPki.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QTest>
+
+using ws::test::ServeProcess;
+using ws::test::TestPki;
+
+namespace {
+const char* kToken = "s3cr3t-t0ken-value-0123456789";
+const char* kExecToken = "exec-t0ken-from-the-plugin-9876";
+} // namespace
+
+class TestClusterServe : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    TestPki m_pki;
+    bool m_havePki = false;
+
+    QString file(const QString& name, const QByteArray& content, bool executable = false) {
+        const QString path = m_dir.filePath(name);
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly))
+            return {};
+        f.write(content);
+        f.close();
+        if (executable)
+            f.setPermissions(f.permissions() | QFileDevice::ExeOwner);
+        return path;
+    }
+
+    // A kubeconfig for `url` with `userYaml` as the user's body (indented 4).
+    QString kubeconfig(const QString& name, const QString& url, const QString& userYaml,
+                       const QString& ca = {}) {
+        QString cluster = QStringLiteral("    server: %1\n").arg(url);
+        if (!ca.isEmpty())
+            cluster += QStringLiteral("    certificate-authority: %1\n").arg(ca);
+        const QString text = QStringLiteral("apiVersion: v1\nkind: Config\n"
+                                            "clusters:\n- name: served\n  cluster:\n%1"
+                                            "contexts:\n- name: served\n  context:\n"
+                                            "    cluster: served\n    user: tester\n"
+                                            "current-context: served\n"
+                                            "users:\n- name: tester\n  user:\n%2")
+                                 .arg(cluster, userYaml);
+        return file(name, text.toUtf8());
+    }
+
+    struct Run {
+        int exitCode = -1;
+        bool crashed = false;
+        QString out, err;
+        qint64 events = -1, anomalies = -1;
+        QStringList kinds;
+    };
+    Run record(const QStringList& sourceArgs, const QString& duration = QStringLiteral("6s")) {
+        const QString anomalies =
+            m_dir.filePath(QStringLiteral("anomalies-%1.jsonl").arg(++m_runs));
+        QProcess p;
+        p.start(qEnvironmentVariable("WS_CLI"),
+                QStringList{QStringLiteral("record")} + sourceArgs +
+                    QStringList{QStringLiteral("--duration"), duration,
+                                QStringLiteral("--anomalies"), anomalies});
+        Run r;
+        if (!p.waitForFinished(120000)) {
+            p.kill();
+            p.waitForFinished();
+        }
+        r.crashed = p.exitStatus() != QProcess::NormalExit;
+        r.exitCode = p.exitCode();
+        r.out = QString::fromUtf8(p.readAllStandardOutput());
+        r.err = QString::fromUtf8(p.readAllStandardError());
+        static const QRegularExpression summary(QStringLiteral(": (\\d+) events, (\\d+) anomal"));
+        if (const auto m = summary.match(r.out + r.err); m.hasMatch()) {
+            r.events = m.captured(1).toLongLong();
+            r.anomalies = m.captured(2).toLongLong();
+        }
+        QFile f(anomalies);
+        if (f.open(QIODevice::ReadOnly))
+            for (const QByteArray& line : f.readAll().split('\n'))
+                if (!line.trimmed().isEmpty())
+                    r.kinds << QJsonDocument::fromJson(line)
+                                   .object()
+                                   .value(QLatin1String("kind"))
+                                   .toString();
+        return r;
+    }
+    int m_runs = 0;
+
+    // The failure contract: non-zero, no crash, exactly one line on stderr, containing `what`,
+    // and no secret anywhere.
+    static void checkOneLine(const Run& r, const QString& what) {
+        QVERIFY2(!r.crashed, qPrintable(r.err));
+        QVERIFY2(r.exitCode != 0, qPrintable(r.out));
+        const QStringList lines = r.err.trimmed().split(u'\n', Qt::SkipEmptyParts);
+        QVERIFY2(lines.size() == 1, qPrintable(r.err));
+        qInfo().noquote() << lines.front();
+        QVERIFY2(lines.front().contains(what, Qt::CaseInsensitive), qPrintable(lines.front()));
+        QVERIFY2(!r.err.contains(QLatin1String(kToken)) && !r.out.contains(QLatin1String(kToken)),
+                 "a token was printed");
+        QVERIFY2(!r.err.contains(QLatin1String(kExecToken)) &&
+                     !r.out.contains(QLatin1String(kExecToken)),
+                 "an exec token was printed");
+    }
+
+    ServeProcess m_tls; // healthy over TLS with client-cert and token authentication
+
+private slots:
+    void initTestCase() {
+        QVERIFY(m_dir.isValid());
+        QVERIFY2(QFile::exists(qEnvironmentVariable("WS_CLI")), "WS_CLI not built");
+        if (TestPki::available()) {
+            QString error;
+            QVERIFY2(m_pki.create(&error), qPrintable(error));
+            m_havePki = true;
+            const QString tokens =
+                file(QStringLiteral("tokens.csv"), QByteArray(kToken) + ",bob,1001,\"devs\"\n" +
+                                                       kExecToken + ",carol,1002,\"devs\"\n" +
+                                                       "outsider-token,eve,1003,\"guests\"\n");
+            QVERIFY2(m_tls.start({QStringLiteral("--scenario"), QStringLiteral("healthy"),
+                                  QStringLiteral("--tls-cert"), m_pki.serverCert,
+                                  QStringLiteral("--tls-key"), m_pki.serverKey,
+                                  QStringLiteral("--client-ca"), m_pki.caCert,
+                                  QStringLiteral("--token-file"), tokens,
+                                  QStringLiteral("--authorize-group"), QStringLiteral("devs")},
+                                 &error),
+                     qPrintable(error));
+        }
+    }
+
+    void credentialKinds_data() {
+        QTest::addColumn<QString>("user");
+        QTest::newRow("token") << QStringLiteral("    token: %1\n").arg(QLatin1String(kToken));
+        QTest::newRow("client certificate") << QString();
+        QTest::newRow("exec plugin v1") << QStringLiteral("exec-v1");
+        QTest::newRow("exec plugin v1beta1") << QStringLiteral("exec-v1beta1");
+    }
+    void credentialKinds() {
+        if (!m_havePki)
+            QSKIP("openssl is not installed");
+        QFETCH(QString, user);
+        if (user.isEmpty()) {
+            user = QStringLiteral("    client-certificate: %1\n    client-key: %2\n")
+                       .arg(m_pki.clientCert, m_pki.clientKey);
+        } else if (user.startsWith(QLatin1String("exec-"))) {
+            const QString version = user.mid(5);
+            const QString script =
+                file(QStringLiteral("plugin-%1.sh").arg(version),
+                     QStringLiteral(
+                         "#!/bin/sh\necho '{\"kind\":\"ExecCredential\",\"apiVersion\":"
+                         "\"client.authentication.k8s.io/%1\",\"status\":{\"token\":\"%2\"}}'\n")
+                         .arg(version, QLatin1String(kExecToken))
+                         .toUtf8(),
+                     true);
+            user = QStringLiteral("    exec:\n      apiVersion: client.authentication.k8s.io/%1\n"
+                                  "      command: %2\n      interactiveMode: Never\n")
+                       .arg(version, script);
+        }
+        const QString kc = kubeconfig(QStringLiteral("cred-%1.yaml").arg(++m_runs), m_tls.url(),
+                                      user, m_pki.caCert);
+        const Run r = record({QStringLiteral("--kubeconfig"), kc, QStringLiteral("--resources"),
+                              QStringLiteral("configmaps")},
+                             QStringLiteral("4s"));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.events > 50, qPrintable(r.out + r.err)); // healthy writes 40 configmaps/s
+        QCOMPARE(r.anomalies, 0);
+        QVERIFY(!r.out.contains(QLatin1String(kToken)) &&
+                !r.out.contains(QLatin1String(kExecToken)));
+    }
+
+    void failures() {
+        if (!m_havePki)
+            QSKIP("openssl is not installed");
+        const QString good = QStringLiteral("    token: %1\n").arg(QLatin1String(kToken));
+        // A bad kubeconfig.
+        const QString broken =
+            file(QStringLiteral("broken.yaml"), "clusters: [\n  - name: x\n  cluster: {\n");
+        checkOneLine(record({QStringLiteral("--kubeconfig"), broken}),
+                     QStringLiteral("invalid YAML"));
+        // An unknown context.
+        const QString kc = kubeconfig(QStringLiteral("ctx.yaml"), m_tls.url(), good, m_pki.caCert);
+        checkOneLine(record({QStringLiteral("--kubeconfig"), kc, QStringLiteral("--context"),
+                             QStringLiteral("nope")}),
+                     QStringLiteral("context 'nope' not found"));
+        // Refused: a port nothing listens on (a serve that has just stopped).
+        quint16 closedPort = 0;
+        {
+            ServeProcess gone;
+            QString error;
+            QVERIFY2(gone.start({QStringLiteral("--scenario"), QStringLiteral("healthy")}, &error),
+                     qPrintable(error));
+            closedPort = gone.port();
+        }
+        const QString refused =
+            kubeconfig(QStringLiteral("refused.yaml"),
+                       QStringLiteral("https://127.0.0.1:%1").arg(closedPort), good, m_pki.caCert);
+        checkOneLine(record({QStringLiteral("--kubeconfig"), refused}), QStringLiteral("refused"));
+        // TLS: a CA that did not sign the server's certificate.
+        const QString wrongCa =
+            kubeconfig(QStringLiteral("wrongca.yaml"), m_tls.url(), good, m_pki.otherCaCert);
+        checkOneLine(record({QStringLiteral("--kubeconfig"), wrongCa}), QStringLiteral("TLS"));
+        // 401: a token the server does not know.
+        const QString badToken =
+            kubeconfig(QStringLiteral("badtoken.yaml"), m_tls.url(),
+                       QStringLiteral("    token: %1x\n").arg(QLatin1String(kToken)), m_pki.caCert);
+        checkOneLine(record({QStringLiteral("--kubeconfig"), badToken}), QStringLiteral("401"));
+        // 403: a known user outside the authorized group.
+        const QString outsider =
+            kubeconfig(QStringLiteral("outsider.yaml"), m_tls.url(),
+                       QStringLiteral("    token: outsider-token\n"), m_pki.caCert);
+        checkOneLine(record({QStringLiteral("--kubeconfig"), outsider}), QStringLiteral("403"));
+        // An exec plugin that fails.
+        const QString failing =
+            file(QStringLiteral("failing.sh"),
+                 "#!/bin/sh\necho 'login expired: run sso-login' >&2\nexit 3\n", true);
+        const QString execFails = kubeconfig(
+            QStringLiteral("execfails.yaml"), m_tls.url(),
+            QStringLiteral("    exec:\n      apiVersion: client.authentication.k8s.io/v1\n"
+                           "      command: %1\n      interactiveMode: Never\n")
+                .arg(failing),
+            m_pki.caCert);
+        checkOneLine(record({QStringLiteral("--kubeconfig"), execFails}),
+                     QStringLiteral("exec plugin"));
+    }
+
+    // A healthy cluster seen through HTTP raises nothing.
+    void healthyHasNoAnomalies() {
+        ServeProcess serve;
+        QString error;
+        QVERIFY2(serve.start({QStringLiteral("--scenario"), QStringLiteral("healthy")}, &error),
+                 qPrintable(error));
+        const Run r = record({QStringLiteral("--server"), serve.url()}, QStringLiteral("6s"));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.events > 200, qPrintable(r.out)); // 60 writes/s over two resources
+        QVERIFY2(r.anomalies == 0, qPrintable(r.kinds.join(u',')));
+    }
+
+    // client-go 0.35 asks for a watch-list; a 1.18 apiserver does not know sendInitialEvents or
+    // resourceVersionMatch, serves a plain watch from "now" with the initial ADDED burst and never
+    // sends the initial-events-end bookmark: the informer never syncs.
+    void watchListStallsOnOldServer() {
+        ServeProcess serve;
+        QString error;
+        QVERIFY2(serve.start({QStringLiteral("--scenario"), QStringLiteral("healthy"),
+                              QStringLiteral("--server-version"), QStringLiteral("1.18")},
+                             &error),
+                 qPrintable(error));
+        const Run r = record({QStringLiteral("--server"), serve.url(),
+                              QStringLiteral("--client-go"), QStringLiteral("0.35"),
+                              QStringLiteral("--resources"), QStringLiteral("configmaps")},
+                             QStringLiteral("36s")); // the detector waits 30 s for the bookmark
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.kinds.contains(QStringLiteral("initial-events-stalled")),
+                 qPrintable(r.kinds.join(u',')));
+        // The same client against a 1.30 server: 422, falls back to LIST, nothing raised.
+        ServeProcess modern;
+        QVERIFY2(modern.start({QStringLiteral("--scenario"), QStringLiteral("healthy"),
+                               QStringLiteral("--server-version"), QStringLiteral("1.30")},
+                              &error),
+                 qPrintable(error));
+        const Run m = record({QStringLiteral("--server"), modern.url(),
+                              QStringLiteral("--client-go"), QStringLiteral("0.35"),
+                              QStringLiteral("--resources"), QStringLiteral("configmaps")},
+                             QStringLiteral("5s"));
+        QVERIFY2(m.exitCode == 0, qPrintable(m.err));
+        QVERIFY2(m.events > 50 && m.anomalies == 0, qPrintable(m.out + m.kinds.join(u',')));
+    }
+
+    // ha-stale-read's two apiservers as two serve processes of one cluster (same scenario and
+    // seed: the same etcd history); apiserver-1 is cut off from etcd at 15 s and its cache
+    // freezes. The cluster source watches both, and one client moves between them.
+    void twoApiserversOfOneCluster() {
+        ServeProcess a, b;
+        QString error;
+        QVERIFY2(a.start({QStringLiteral("--scenario"), QStringLiteral("ha-stale-read"),
+                          QStringLiteral("--apiserver"), QStringLiteral("0")},
+                         &error),
+                 qPrintable(error));
+        QVERIFY2(b.start({QStringLiteral("--scenario"), QStringLiteral("ha-stale-read"),
+                          QStringLiteral("--apiserver"), QStringLiteral("1")},
+                         &error),
+                 qPrintable(error));
+        const Run r = record({QStringLiteral("--server"), a.url(), QStringLiteral("--server"),
+                              b.url(), QStringLiteral("--client-go"), QStringLiteral("0.27")},
+                             QStringLiteral("40s"));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.events > 100, qPrintable(r.out));
+        const QSet<QString> kinds(r.kinds.begin(), r.kinds.end());
+        qInfo() << "two apiservers:" << kinds;
+        QVERIFY2(kinds.contains(QStringLiteral("revision-regression")) ||
+                     kinds.contains(QStringLiteral("too-large-rv")) ||
+                     kinds.contains(QStringLiteral("watcher-lag")) ||
+                     kinds.contains(QStringLiteral("stuck-watcher")),
+                 qPrintable(r.kinds.join(u',')));
+    }
+
+    void cleanupTestCase() { m_tls.stop(); }
+};
+
+QTEST_GUILESS_MAIN(TestClusterServe)
+#include "tst_clusterserve.moc"
