@@ -5,6 +5,7 @@
 
 #include <QSslCertificate>
 #include <QSysInfo>
+#include <algorithm>
 
 namespace ws {
 
