@@ -11,6 +11,8 @@
 #include <boost/beast/ssl.hpp>
 #include <openssl/x509.h>
 
+#include <QFile>
+#include <boost/asio/steady_timer.hpp>
 #include <deque>
 #include <optional>
 
@@ -338,18 +340,32 @@ struct HttpServer::Impl {
                                                            tcp::socket socket) {
             if (ec == net::error::operation_aborted)
                 return;
-            if (!ec) {
-                socket.set_option(tcp::no_delay(true), ec);
-                if (tls)
-                    std::make_shared<Session<beast::ssl_stream<beast::tcp_stream>>>(
-                        ctx, std::move(socket), *tls)
-                        ->start();
-                else
-                    std::make_shared<Session<beast::tcp_stream>>(ctx, std::move(socket))->start();
+            if (ec) {
+                // Out of file descriptors (EMFILE) and the like: accepting again at once would
+                // spin; back off as Go's http.Server does (5 ms doubling to 1 s).
+                acceptBackoff = acceptBackoff.count() == 0
+                                    ? std::chrono::milliseconds(5)
+                                    : std::min(acceptBackoff * 2, std::chrono::milliseconds(1000));
+                acceptTimer.expires_after(acceptBackoff);
+                acceptTimer.async_wait([this](beast::error_code waitError) {
+                    if (!waitError)
+                        accept();
+                });
+                return;
             }
+            acceptBackoff = std::chrono::milliseconds(0);
+            socket.set_option(tcp::no_delay(true), ec);
+            if (tls)
+                std::make_shared<Session<beast::ssl_stream<beast::tcp_stream>>>(
+                    ctx, std::move(socket), *tls)
+                    ->start();
+            else
+                std::make_shared<Session<beast::tcp_stream>>(ctx, std::move(socket))->start();
             accept();
         });
     }
+    net::steady_timer acceptTimer{io};
+    std::chrono::milliseconds acceptBackoff{0};
 };
 
 HttpServer::HttpServer(net::io_context& io, const ServeOptions& options, ApiHandler& handler)
@@ -363,6 +379,18 @@ bool HttpServer::listen(QString* error) {
     Impl& d = *m_impl;
     if (!d.options.tokenFile.isEmpty() && !d.ctx.auth.loadTokenFile(d.options.tokenFile, error))
         return false;
+    // asio reports a missing file as "asio.ssl error": say what is wrong with it first.
+    for (const auto& [option, path] : {std::pair{"--tls-cert", d.options.tlsCertFile},
+                                       {"--tls-key", d.options.tlsKeyFile},
+                                       {"--client-ca", d.options.clientCaFile}}) {
+        if (path.isEmpty())
+            continue;
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly)) {
+            *error = QStringLiteral("%1 %2: %3").arg(QLatin1String(option), path, f.errorString());
+            return false;
+        }
+    }
     if (d.options.tls()) {
         if (d.options.tlsKeyFile.isEmpty()) {
             *error = QStringLiteral("--tls-cert needs --tls-key");
@@ -389,9 +417,11 @@ bool HttpServer::listen(QString* error) {
                              .arg(d.options.clientCaFile, QString::fromStdString(ec.message()));
                 return false;
             }
-            // Ask for a certificate but do not require one: token users have none. A presented
-            // certificate must verify, or the handshake fails.
+            // Ask for a certificate but do not require one: token users have none.
             d.tls->set_verify_mode(ssl::verify_peer);
+            // As kube-apiserver: an untrusted certificate does not fail the handshake, it just
+            // authenticates nobody (certificateUser checks the verify result): 401.
+            d.tls->set_verify_callback([](bool, ssl::verify_context&) { return true; });
         }
     } else if (!d.options.clientCaFile.isEmpty()) {
         *error = QStringLiteral("--client-ca needs TLS (--tls-cert and --tls-key)");

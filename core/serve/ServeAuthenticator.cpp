@@ -45,7 +45,9 @@ bool ServeAuthenticator::loadTokenFile(const QString& path, QString* error) {
         }
         ServeUser user{fields[1], {}};
         if (fields.size() > 3)
-            user.groups = fields[3].split(u',', Qt::SkipEmptyParts);
+            for (const QString& g : fields[3].split(u',', Qt::SkipEmptyParts))
+                if (!g.trimmed().isEmpty())
+                    user.groups << g.trimmed();
         user.groups << QStringLiteral("system:authenticated");
         m_tokens.insert(fields[0], user);
     }
