@@ -87,8 +87,11 @@ private slots:
     void watchTooOld_data() {
         QTest::addColumn<QString>("version");
         QTest::addColumn<QString>("reason");
-        QTest::newRow("1.17 Gone") << "1.17"
+        // NewGone up to 1.16, NewResourceExpired from 1.17.0 (reference §1).
+        QTest::newRow("1.16 Gone") << "1.16"
                                    << "Gone";
+        QTest::newRow("1.17 Expired") << "1.17"
+                                      << "Expired";
         QTest::newRow("1.18 Expired") << "1.18"
                                       << "Expired";
     }
