@@ -306,6 +306,74 @@ private slots:
                  qPrintable(r.kinds.join(u',')));
     }
 
+    // Every built-in scenario played by serve, watched by the cluster source at once (their
+    // faults run on wall-clock time). An HTTP client sees what reaches the wire: the served
+    // streams are always well-formed, and where the scenario breaks the cache under its
+    // watchers (compaction-prevkv-nil: the 1.24 cacher relists after PrevKV=nil) the client's
+    // resume lands before the new cache's first RV and gets the 410 of that version.
+    void scenariosOverHttp() {
+        struct Play {
+            QString scenario;
+            QStringList mustRaise; // any one of
+            ServeProcess serve;
+            QProcess record;
+            QString anomalies;
+        };
+        const QList<QPair<QString, QStringList>> plays = {
+            {QStringLiteral("compaction-prevkv-nil"),
+             {QStringLiteral("too-old-rv"), QStringLiteral("watcher-terminated")}},
+            {QStringLiteral("selector-watch-too-old"), {}},
+            {QStringLiteral("restart-relist-storm"), {}},
+            {QStringLiteral("slow-watcher-terminated"), {}},
+            {QStringLiteral("cacher-retry-stale-object"), {}},
+            {QStringLiteral("separate-cache-rpc"), {}},
+            {QStringLiteral("too-large-rv-recovers"), {}},
+        };
+        std::vector<std::unique_ptr<Play>> running;
+        for (const auto& [scenario, mustRaise] : plays) {
+            auto p = std::make_unique<Play>();
+            p->scenario = scenario;
+            p->mustRaise = mustRaise;
+            QString error;
+            QVERIFY2(p->serve.start({QStringLiteral("--scenario"), scenario}, &error),
+                     qPrintable(scenario + u' ' + error));
+            p->anomalies = m_dir.filePath(scenario + QStringLiteral(".jsonl"));
+            p->record.start(qEnvironmentVariable("WS_CLI"),
+                            {QStringLiteral("record"), QStringLiteral("--server"), p->serve.url(),
+                             QStringLiteral("--client-go"), QStringLiteral("0.27"),
+                             QStringLiteral("--duration"), QStringLiteral("50s"),
+                             QStringLiteral("--anomalies"), p->anomalies});
+            QVERIFY(p->record.waitForStarted());
+            running.push_back(std::move(p));
+        }
+        for (auto& p : running) {
+            QVERIFY2(p->record.waitForFinished(120000), qPrintable(p->scenario));
+            const QString out = QString::fromUtf8(p->record.readAllStandardOutput() +
+                                                  p->record.readAllStandardError());
+            QVERIFY2(p->record.exitStatus() == QProcess::NormalExit && p->record.exitCode() == 0,
+                     qPrintable(p->scenario + u' ' + out));
+            QStringList kinds;
+            QFile f(p->anomalies);
+            if (f.open(QIODevice::ReadOnly))
+                for (const QByteArray& line : f.readAll().split('\n'))
+                    if (!line.trimmed().isEmpty())
+                        kinds << QJsonDocument::fromJson(line)
+                                     .object()
+                                     .value(QLatin1String("kind"))
+                                     .toString();
+            qInfo().noquote() << p->scenario << "over HTTP:" << out.trimmed() << kinds;
+            static const QRegularExpression events(QStringLiteral(": (\\d+) events"));
+            QVERIFY2(events.match(out).captured(1).toLongLong() > 0, qPrintable(out));
+            QVERIFY2(!kinds.contains(QStringLiteral("stream-error")), qPrintable(p->scenario));
+            if (!p->mustRaise.isEmpty()) {
+                bool any = false;
+                for (const QString& k : p->mustRaise)
+                    any = any || kinds.contains(k);
+                QVERIFY2(any, qPrintable(p->scenario + QStringLiteral(": ") + kinds.join(u',')));
+            }
+        }
+    }
+
     void cleanupTestCase() { m_tls.stop(); }
 };
 

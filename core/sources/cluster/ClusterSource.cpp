@@ -99,12 +99,12 @@ bool ClusterSource::open(Pipeline& pipeline, QString* error) {
         if (t.exec) {
             auto runner = m_exec;
             const ExecConfig config = *t.exec;
-            const QUrl server = t.server;
-            exec = [runner, config, server](bool refresh,
-                                            QString* why) -> std::optional<HttpCredentials> {
+            exec = [runner, config, t](bool refresh,
+                                       QString* why) -> std::optional<HttpCredentials> {
                 if (refresh)
                     runner->invalidate();
-                auto c = runner->get(config, server, why);
+                // The whole cluster (CA, server name, proxy) for provideClusterInfo plugins.
+                auto c = runner->get(config, t, why);
                 if (!c)
                     return std::nullopt;
                 return HttpCredentials{c->token, c->clientCertificatePem, c->clientKeyPem};

@@ -153,24 +153,27 @@ bool HttpTransportWorker::authorize(Request& r, bool refresh, QNetworkRequest& r
                                     QString* error) {
     QByteArray authorization;
     r.authFromExec = false;
-    if (!m_target.token.isEmpty()) {
-        authorization = "Bearer " + m_target.token.toUtf8();
-    } else if (!m_target.tokenFile.isEmpty()) {
-        // Read at every request: projected service account tokens rotate in place.
+    // client-go (NewBearerAuthWithRefreshRoundTripper): a readable tokenFile wins, re-read at
+    // every request (projected service account tokens rotate in place); `token` is the fallback.
+    QByteArray fileToken;
+    QString fileError;
+    if (!m_target.tokenFile.isEmpty()) {
         QFile file(m_target.tokenFile);
-        if (!file.open(QIODevice::ReadOnly)) {
-            *error = QStringLiteral("cannot read the token file %1: %2")
-                         .arg(m_target.tokenFile, file.errorString());
-            return false;
-        }
-        const QByteArray token = file.readAll().trimmed();
-        if (token.isEmpty()) {
-            *error = QStringLiteral("the token file %1 is empty").arg(m_target.tokenFile);
-            return false;
-        }
-        if (!m_secrets.contains(QString::fromUtf8(token)))
-            m_secrets << QString::fromUtf8(token);
-        authorization = "Bearer " + token;
+        if (!file.open(QIODevice::ReadOnly))
+            fileError = QStringLiteral("cannot read the token file %1: %2")
+                            .arg(m_target.tokenFile, file.errorString());
+        else if ((fileToken = file.readAll().trimmed()).isEmpty())
+            fileError = QStringLiteral("the token file %1 is empty").arg(m_target.tokenFile);
+    }
+    if (!fileToken.isEmpty()) {
+        if (!m_secrets.contains(QString::fromUtf8(fileToken)))
+            m_secrets << QString::fromUtf8(fileToken);
+        authorization = "Bearer " + fileToken;
+    } else if (!m_target.token.isEmpty()) {
+        authorization = "Bearer " + m_target.token.toUtf8();
+    } else if (!fileError.isEmpty()) {
+        *error = fileError;
+        return false;
     } else if (!m_target.username.isEmpty() || !m_target.password.isEmpty()) {
         authorization =
             "Basic " +

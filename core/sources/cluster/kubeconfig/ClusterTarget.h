@@ -18,6 +18,9 @@ struct ExecConfig {
     QString installHint;
     bool provideClusterInfo = false;
     QString interactiveMode; // Never / IfAvailable / Always
+    // The cluster's "client.authentication.k8s.io/exec" extension as compact JSON (empty: none),
+    // handed to the plugin as spec.cluster.config when provideClusterInfo is set.
+    QByteArray clusterConfig;
 };
 
 // Everything needed to reach one kube-apiserver, resolved from a kubeconfig (or --server): the

@@ -3,16 +3,85 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonValue>
 #include <yaml-cpp/yaml.h>
 
 namespace ws {
 
 namespace {
 
+const QLatin1String kExecExtension("client.authentication.k8s.io/exec");
+const QLatin1String kExecV1("client.authentication.k8s.io/v1");
+const QLatin1String kExecV1beta1("client.authentication.k8s.io/v1beta1");
+
 QString str(const YAML::Node& n) {
     if (!n || !n.IsScalar())
         return {};
-    return QString::fromStdString(n.as<std::string>());
+    return QString::fromStdString(n.Scalar());
+}
+
+// kubectl decodes kubeconfigs through sigs.k8s.io/yaml, which resolves booleans the YAML 1.1
+// way: yes/on/y are true too.
+std::optional<bool> yamlBool(const QString& v) {
+    static const QStringList yes{
+        QStringLiteral("true"), QStringLiteral("True"), QStringLiteral("TRUE"),
+        QStringLiteral("yes"),  QStringLiteral("Yes"),  QStringLiteral("YES"),
+        QStringLiteral("on"),   QStringLiteral("On"),   QStringLiteral("ON"),
+        QStringLiteral("y"),    QStringLiteral("Y")};
+    static const QStringList no{
+        QStringLiteral("false"), QStringLiteral("False"), QStringLiteral("FALSE"),
+        QStringLiteral("no"),    QStringLiteral("No"),    QStringLiteral("NO"),
+        QStringLiteral("off"),   QStringLiteral("Off"),   QStringLiteral("OFF"),
+        QStringLiteral("n"),     QStringLiteral("N")};
+    if (yes.contains(v))
+        return true;
+    if (no.contains(v))
+        return false;
+    return std::nullopt;
+}
+
+bool truthy(const QString& v) {
+    return yamlBool(v).value_or(false);
+}
+
+// An extension's YAML as the JSON client-go would hand the plugin (untagged scalars typed the
+// YAML 1.1 way, quoted ones stay strings).
+QJsonValue toJson(const YAML::Node& n) {
+    switch (n.Type()) {
+    case YAML::NodeType::Map: {
+        QJsonObject o;
+        for (const auto& kv : n)
+            o.insert(str(kv.first), toJson(kv.second));
+        return o;
+    }
+    case YAML::NodeType::Sequence: {
+        QJsonArray a;
+        for (const YAML::Node& e : n)
+            a.append(toJson(e));
+        return a;
+    }
+    case YAML::NodeType::Scalar: {
+        const QString s = str(n);
+        if (n.Tag() == "!")
+            return s;
+        if (const auto b = yamlBool(s))
+            return *b;
+        if (s == QLatin1String("~") || s == QLatin1String("null") || s == QLatin1String("Null") ||
+            s == QLatin1String("NULL"))
+            return QJsonValue::Null;
+        bool ok = false;
+        if (const qint64 i = s.toLongLong(&ok); ok)
+            return i;
+        if (const double d = s.toDouble(&ok); ok)
+            return d;
+        return s;
+    }
+    default:
+        return QJsonValue::Null;
+    }
 }
 
 // The scalar fields of a cluster / context / user map, by their kubeconfig names.
@@ -22,21 +91,33 @@ QHash<QString, QString> scalars(const YAML::Node& map) {
         return out;
     for (const auto& kv : map)
         if (kv.second.IsScalar())
-            out.insert(QString::fromStdString(kv.first.as<std::string>()), str(kv.second));
+            out.insert(str(kv.first), str(kv.second));
     return out;
 }
 
 QString resolve(const QString& file, const QString& path) {
     if (path.isEmpty() || QDir::isAbsolutePath(path))
         return path;
-    return QFileInfo(file).absoluteDir().filePath(path);
+    return QDir::cleanPath(QFileInfo(file).absoluteDir().filePath(path));
 }
 
-bool readFile(const QString& path, const char* what, QByteArray* out, QString* error) {
+bool readFile(const QString& path, const QString& what, QByteArray* out, QString* error) {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
-        *error =
-            QStringLiteral("cannot read %1 %2: %3").arg(QLatin1String(what), path, f.errorString());
+        *error = QStringLiteral("cannot read %1 %2: %3").arg(what, path, f.errorString());
+        return false;
+    }
+    *out = f.readAll();
+    return true;
+}
+
+// A file a kubeconfig entry names (CA, certificate, key, token): the error names both.
+bool readReferenced(const QString& kubeconfig, const QString& path, const QString& what,
+                    QByteArray* out, QString* error) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("kubeconfig %1: cannot read the %2 (%3): %4")
+                     .arg(kubeconfig, what, path, f.errorString());
         return false;
     }
     *out = f.readAll();
@@ -45,6 +126,8 @@ bool readFile(const QString& path, const char* what, QByteArray* out, QString* e
 
 bool decodeData(const QString& value, const QString& field, const QString& file, QByteArray* out,
                 QString* error) {
+    // Go's base64.StdEncoding: padded, no whitespace inside; a trailing newline is common in
+    // hand-written files and harmless.
     const auto decoded = QByteArray::fromBase64Encoding(
         value.toLatin1().trimmed(),
         QByteArray::Base64Encoding | QByteArray::AbortOnBase64DecodingErrors);
@@ -57,8 +140,12 @@ bool decodeData(const QString& value, const QString& field, const QString& file,
     return true;
 }
 
-bool truthy(const QString& v) {
-    return v.compare(QLatin1String("true"), Qt::CaseInsensitive) == 0;
+QString yamlError(const QString& path, const char* what, const YAML::Exception& e) {
+    // yaml-cpp's messages name the construct, never the text around it.
+    QString out = QStringLiteral("kubeconfig %1: %2").arg(path, QLatin1String(what));
+    if (!e.mark.is_null())
+        out += QStringLiteral(" at line %1, column %2").arg(e.mark.line + 1).arg(e.mark.column + 1);
+    return out + QStringLiteral(": ") + QString::fromStdString(e.msg);
 }
 
 } // namespace
@@ -66,20 +153,19 @@ bool truthy(const QString& v) {
 std::optional<Kubeconfig> Kubeconfig::load(const QString& explicitPath, QString* error) {
     Kubeconfig k;
     QStringList paths;
+    const QString env = qEnvironmentVariable("KUBECONFIG");
     if (!explicitPath.isEmpty()) {
         if (!QFileInfo::exists(explicitPath)) {
             *error = QStringLiteral("kubeconfig %1: no such file").arg(explicitPath);
             return std::nullopt;
         }
         paths << explicitPath;
-    } else if (qEnvironmentVariableIsSet("KUBECONFIG") &&
-               !qEnvironmentVariable("KUBECONFIG").isEmpty()) {
-        for (const QString& p : qEnvironmentVariable("KUBECONFIG").split(u':', Qt::SkipEmptyParts))
+    } else if (!env.isEmpty()) {
+        for (const QString& p : env.split(u':', Qt::SkipEmptyParts))
             if (QFileInfo::exists(p) && !paths.contains(p))
-                paths << p; // missing files are skipped, as kubectl does
+                paths << p; // missing files are skipped and duplicates read once, as kubectl does
         if (paths.isEmpty()) {
-            *error = QStringLiteral("none of the files in KUBECONFIG exists (%1)")
-                         .arg(qEnvironmentVariable("KUBECONFIG"));
+            *error = QStringLiteral("none of the files in KUBECONFIG exists (%1)").arg(env);
             return std::nullopt;
         }
     } else {
@@ -99,16 +185,13 @@ std::optional<Kubeconfig> Kubeconfig::load(const QString& explicitPath, QString*
 
 bool Kubeconfig::addFile(const QString& path, QString* error) {
     QByteArray bytes;
-    if (!readFile(path, "kubeconfig", &bytes, error))
+    if (!readFile(path, QStringLiteral("kubeconfig"), &bytes, error))
         return false;
     YAML::Node root;
     try {
         root = YAML::Load(bytes.toStdString());
     } catch (const YAML::Exception& e) {
-        *error = QStringLiteral("kubeconfig %1: invalid YAML at line %2: %3")
-                     .arg(path)
-                     .arg(e.mark.line + 1)
-                     .arg(QString::fromStdString(e.msg));
+        *error = yamlError(path, "invalid YAML", e);
         return false;
     }
     m_files << path;
@@ -126,7 +209,7 @@ bool Kubeconfig::addFile(const QString& path, QString* error) {
         auto section = [&](const char* list, const char* item,
                            QHash<QString, Entry>& into) -> bool {
             const YAML::Node entries = root[list];
-            if (!entries)
+            if (!entries || entries.IsNull())
                 return true;
             if (!entries.IsSequence()) {
                 *error = QStringLiteral("kubeconfig %1: '%2' must be a list")
@@ -134,14 +217,17 @@ bool Kubeconfig::addFile(const QString& path, QString* error) {
                 return false;
             }
             for (const YAML::Node& e : entries) {
-                const QString name = str(e["name"]);
+                const QString name = e.IsMap() ? str(e["name"]) : QString();
                 if (name.isEmpty()) {
-                    *error = QStringLiteral("kubeconfig %1: an entry of '%2' has no name")
-                                 .arg(path, QLatin1String(list));
+                    *error = QStringLiteral("kubeconfig %1: an entry of '%2' has no name%3")
+                                 .arg(path, QLatin1String(list),
+                                      e.Mark().is_null()
+                                          ? QString()
+                                          : QStringLiteral(" (line %1)").arg(e.Mark().line + 1));
                     return false;
                 }
                 if (into.contains(name))
-                    continue; // the first file that defines a name wins
+                    continue; // the first file that defines a name wins, as a whole
                 Entry entry;
                 entry.file = path;
                 const YAML::Node body = e[item];
@@ -151,12 +237,15 @@ bool Kubeconfig::addFile(const QString& path, QString* error) {
                         ExecConfig x;
                         x.apiVersion = str(exec["apiVersion"]);
                         x.command = str(exec["command"]);
+                        // A bare name is looked up in PATH; anything with a '/' is a path.
                         if (x.command.contains(u'/'))
                             x.command = resolve(path, x.command);
-                        for (const YAML::Node& a : exec["args"])
-                            x.args << str(a);
-                        for (const YAML::Node& v : exec["env"])
-                            x.env.append({str(v["name"]), str(v["value"])});
+                        if (const YAML::Node args = exec["args"]; args && args.IsSequence())
+                            for (const YAML::Node& a : args)
+                                x.args << str(a);
+                        if (const YAML::Node vars = exec["env"]; vars && vars.IsSequence())
+                            for (const YAML::Node& v : vars)
+                                x.env.append({str(v["name"]), str(v["value"])});
                         x.installHint = str(exec["installHint"]);
                         x.provideClusterInfo = truthy(str(exec["provideClusterInfo"]));
                         x.interactiveMode = str(exec["interactiveMode"]);
@@ -164,6 +253,15 @@ bool Kubeconfig::addFile(const QString& path, QString* error) {
                     }
                     if (const YAML::Node ap = body["auth-provider"]; ap && ap.IsMap())
                         entry.authProvider = str(ap["name"]);
+                    if (const YAML::Node ext = body["extensions"]; ext && ext.IsSequence())
+                        for (const YAML::Node& x : ext)
+                            if (x.IsMap() && str(x["name"]) == kExecExtension) {
+                                const QJsonValue v = toJson(x["extension"]);
+                                entry.execExtension =
+                                    v.isObject()
+                                        ? QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact)
+                                        : QByteArray();
+                            }
                 }
                 into.insert(name, entry);
             }
@@ -172,10 +270,7 @@ bool Kubeconfig::addFile(const QString& path, QString* error) {
         return section("clusters", "cluster", m_clusters) &&
                section("contexts", "context", m_contexts) && section("users", "user", m_users);
     } catch (const YAML::Exception& e) {
-        *error = QStringLiteral("kubeconfig %1: unexpected structure at line %2: %3")
-                     .arg(path)
-                     .arg(e.mark.line + 1)
-                     .arg(QString::fromStdString(e.msg));
+        *error = yamlError(path, "unexpected structure", e);
         return false;
     }
 }
@@ -197,128 +292,202 @@ QString Kubeconfig::contextNamespace(const QString& context) const {
 }
 
 std::optional<ClusterTarget> Kubeconfig::target(const QString& context, QString* error) const {
+    auto listed = [this] {
+        QStringList names = contextNames();
+        if (names.isEmpty())
+            return QStringLiteral("none");
+        const bool more = names.size() > 10;
+        QString out = names.mid(0, 10).join(QStringLiteral(", "));
+        if (more)
+            out += QStringLiteral(", ... %1 more").arg(names.size() - 10);
+        return out;
+    };
     const QString name = context.isEmpty() ? m_currentContext : context;
     if (name.isEmpty()) {
-        *error = QStringLiteral("%1 has no current-context: pass --context (contexts: %2)")
-                     .arg(where(), contextNames().join(QStringLiteral(", ")));
+        *error = QStringLiteral("%1 has no current-context: choose a context (contexts: %2)")
+                     .arg(where(), listed());
         return std::nullopt;
     }
     if (!m_contexts.contains(name)) {
-        QStringList names = contextNames();
-        const bool more = names.size() > 10;
-        names = names.mid(0, 10);
-        *error =
-            QStringLiteral("%1: context '%2' not found (contexts: %3%4)")
-                .arg(where(), name,
-                     names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", ")),
-                     more ? QStringLiteral(", ...") : QString());
+        *error = QStringLiteral("%1: context '%2' not found (contexts: %3)")
+                     .arg(where(), name, listed());
         return std::nullopt;
     }
-    const Entry& ctx = m_contexts[name];
+    const Entry& ctx = *m_contexts.constFind(name);
     ClusterTarget t;
     t.context = name;
     t.cluster = ctx.fields.value(QStringLiteral("cluster"));
     t.user = ctx.fields.value(QStringLiteral("user"));
     t.defaultNamespace = contextNamespace(name);
-    if (!m_clusters.contains(t.cluster)) {
-        *error =
-            QStringLiteral("kubeconfig %1: context '%2' names cluster '%3', which is not defined")
-                .arg(ctx.file, name, t.cluster);
+    auto fail = [&](const QString& file, const QString& what) {
+        *error = QStringLiteral("kubeconfig %1: %2").arg(file, what);
         return std::nullopt;
-    }
-    const Entry& cluster = m_clusters[t.cluster];
-    const QString server = cluster.fields.value(QStringLiteral("server"));
-    t.server = QUrl(server);
-    if (server.isEmpty() || !t.server.isValid() || t.server.host().isEmpty() ||
-        (t.server.scheme() != QLatin1String("https") &&
-         t.server.scheme() != QLatin1String("http"))) {
-        *error = QStringLiteral("kubeconfig %1: cluster '%2' has %3")
-                     .arg(cluster.file, t.cluster,
-                          server.isEmpty() ? QStringLiteral("no server")
-                                           : QStringLiteral("an invalid server URL"));
-        return std::nullopt;
-    }
+    };
+    if (t.cluster.isEmpty())
+        return fail(ctx.file, QStringLiteral("context '%1' names no cluster").arg(name));
+    if (!m_clusters.contains(t.cluster))
+        return fail(ctx.file,
+                    QStringLiteral("context '%1' names cluster '%2', which is not defined")
+                        .arg(name, t.cluster));
+    // kubectl goes on anonymously when the user is missing; a typo there is far likelier than
+    // an intent, so say so.
+    if (!t.user.isEmpty() && !m_users.contains(t.user))
+        return fail(
+            ctx.file,
+            QStringLiteral("context '%1' names user '%2', which is not defined").arg(name, t.user));
+
+    const Entry& cluster = *m_clusters.constFind(t.cluster);
     const auto& cf = cluster.fields;
-    if (cf.contains(QStringLiteral("certificate-authority-data"))) {
-        if (!decodeData(cf.value(QStringLiteral("certificate-authority-data")),
-                        QStringLiteral("certificate-authority-data of cluster ") + t.cluster,
+    const QString cname = QStringLiteral("cluster '%1'").arg(t.cluster);
+    const Entry* user = t.user.isEmpty() ? nullptr : &*m_users.constFind(t.user);
+    const QHash<QString, QString> uf = user ? user->fields : QHash<QString, QString>();
+    const QString uname = QStringLiteral("user '%1'").arg(t.user);
+
+    // Data and file both set: clientcmd's validation refuses it (ConfirmUsable).
+    auto both = [&](const QHash<QString, QString>& f, const char* field) {
+        return !f.value(QLatin1String(field)).isEmpty() &&
+               !f.value(QLatin1String(field) + QLatin1String("-data")).isEmpty();
+    };
+    if (both(cf, "certificate-authority"))
+        return fail(cluster.file, QStringLiteral("%1 sets both certificate-authority and "
+                                                 "certificate-authority-data")
+                                      .arg(cname));
+    for (const char* field : {"client-certificate", "client-key"})
+        if (both(uf, field))
+            return fail(
+                user->file,
+                QStringLiteral("%1 sets both %2 and %2-data").arg(uname, QLatin1String(field)));
+
+    const QString serverText = cf.value(QStringLiteral("server"));
+    if (serverText.isEmpty())
+        return fail(cluster.file, QStringLiteral("%1 has no server").arg(cname));
+    // client-go's DefaultServerURL: a server without a scheme ("10.0.0.1:6443") is https when
+    // TLS is configured (a CA, a client certificate, insecure-skip-tls-verify), else http.
+    const bool hasCa = !cf.value(QStringLiteral("certificate-authority")).isEmpty() ||
+                       !cf.value(QStringLiteral("certificate-authority-data")).isEmpty();
+    const bool hasCert = !uf.value(QStringLiteral("client-certificate")).isEmpty() ||
+                         !uf.value(QStringLiteral("client-certificate-data")).isEmpty();
+    t.insecureSkipTlsVerify = truthy(cf.value(QStringLiteral("insecure-skip-tls-verify")));
+    t.server = QUrl(serverText);
+    if (t.server.scheme().isEmpty() || t.server.host().isEmpty())
+        t.server = QUrl((hasCa || hasCert || t.insecureSkipTlsVerify ? QStringLiteral("https://")
+                                                                     : QStringLiteral("http://")) +
+                        serverText);
+    // The URL is never shown: it may carry userinfo.
+    if (!t.server.isValid() || t.server.host().isEmpty() ||
+        (t.server.scheme() != QLatin1String("https") && t.server.scheme() != QLatin1String("http")))
+        return fail(cluster.file,
+                    QStringLiteral("%1 has an invalid server URL (expected https://host[:port])")
+                        .arg(cname));
+
+    if (const QString data = cf.value(QStringLiteral("certificate-authority-data"));
+        !data.isEmpty()) {
+        if (!decodeData(data, QStringLiteral("certificate-authority-data of ") + cname,
                         cluster.file, &t.certificateAuthorityPem, error))
             return std::nullopt;
-    } else if (cf.contains(QStringLiteral("certificate-authority"))) {
-        if (!readFile(resolve(cluster.file, cf.value(QStringLiteral("certificate-authority"))),
-                      "certificate-authority", &t.certificateAuthorityPem, error))
+    } else if (const QString file = cf.value(QStringLiteral("certificate-authority"));
+               !file.isEmpty()) {
+        if (!readReferenced(cluster.file, resolve(cluster.file, file),
+                            QStringLiteral("certificate-authority of ") + cname,
+                            &t.certificateAuthorityPem, error))
             return std::nullopt;
     }
-    t.insecureSkipTlsVerify = truthy(cf.value(QStringLiteral("insecure-skip-tls-verify")));
+    // client-go's transport refuses this pair ("specifying a root certificates file with the
+    // insecure flag is not allowed").
+    if (t.insecureSkipTlsVerify && hasCa)
+        return fail(cluster.file, QStringLiteral("%1 sets both a certificate authority and "
+                                                 "insecure-skip-tls-verify")
+                                      .arg(cname));
     t.tlsServerName = cf.value(QStringLiteral("tls-server-name"));
-    if (cf.contains(QStringLiteral("proxy-url"))) {
-        t.proxyUrl = QUrl(cf.value(QStringLiteral("proxy-url")));
-        if (!t.proxyUrl.isValid() || t.proxyUrl.host().isEmpty()) {
-            *error = QStringLiteral("kubeconfig %1: cluster '%2' has an invalid proxy-url")
-                         .arg(cluster.file, t.cluster);
-            return std::nullopt;
-        }
+    if (const QString proxy = cf.value(QStringLiteral("proxy-url")); !proxy.isEmpty()) {
+        t.proxyUrl = QUrl(proxy);
+        const QString scheme = t.proxyUrl.scheme();
+        if (scheme != QLatin1String("http") && scheme != QLatin1String("https") &&
+            scheme != QLatin1String("socks5"))
+            return fail(cluster.file, QStringLiteral("%1 has a proxy-url with an unsupported "
+                                                     "scheme (must be http, https or socks5)")
+                                          .arg(cname));
+        if (!t.proxyUrl.isValid() || t.proxyUrl.host().isEmpty())
+            return fail(cluster.file, QStringLiteral("%1 has an invalid proxy-url").arg(cname));
     }
-    if (t.user.isEmpty())
+
+    if (!user)
         return t; // no credentials (a cluster without authentication)
-    if (!m_users.contains(t.user)) {
-        *error = QStringLiteral("kubeconfig %1: context '%2' names user '%3', which is not defined")
-                     .arg(ctx.file, name, t.user);
-        return std::nullopt;
-    }
-    const Entry& user = m_users[t.user];
-    const auto& uf = user.fields;
-    if (!user.authProvider.isEmpty()) {
-        *error = QStringLiteral("kubeconfig %1: user '%2' uses auth-provider '%3', which is not "
-                                "supported (removed from kubectl in 1.26): use an exec plugin")
-                     .arg(user.file, t.user, user.authProvider);
-        return std::nullopt;
-    }
-    auto pem = [&](const char* dataField, const char* fileField, QByteArray* out) {
-        if (uf.contains(QLatin1String(dataField)))
-            return decodeData(uf.value(QLatin1String(dataField)),
-                              QStringLiteral("%1 of user %2").arg(QLatin1String(dataField), t.user),
-                              user.file, out, error);
-        if (uf.contains(QLatin1String(fileField)))
-            return readFile(resolve(user.file, uf.value(QLatin1String(fileField))), fileField, out,
-                            error);
+
+    if (!user->authProvider.isEmpty())
+        return fail(user->file,
+                    QStringLiteral("%1 uses auth-provider '%2', which is not supported (kubectl "
+                                   "dropped it in 1.26): use an exec plugin")
+                        .arg(uname, user->authProvider));
+    auto pem = [&](const char* fileField, QByteArray* out) {
+        const QString dataField = QLatin1String(fileField) + QLatin1String("-data");
+        if (const QString data = uf.value(dataField); !data.isEmpty())
+            return decodeData(data, QStringLiteral("%1 of %2").arg(dataField, uname), user->file,
+                              out, error);
+        if (const QString file = uf.value(QLatin1String(fileField)); !file.isEmpty())
+            return readReferenced(user->file, resolve(user->file, file),
+                                  QStringLiteral("%1 of %2").arg(QLatin1String(fileField), uname),
+                                  out, error);
         return true;
     };
-    if (!pem("client-certificate-data", "client-certificate", &t.clientCertificatePem) ||
-        !pem("client-key-data", "client-key", &t.clientKeyPem))
+    if (!pem("client-certificate", &t.clientCertificatePem) || !pem("client-key", &t.clientKeyPem))
         return std::nullopt;
-    if (t.clientCertificatePem.isEmpty() != t.clientKeyPem.isEmpty()) {
-        *error = QStringLiteral("kubeconfig %1: user '%2' has a client certificate without its key "
-                                "(or a key without its certificate)")
-                     .arg(user.file, t.user);
-        return std::nullopt;
-    }
+    if (t.clientCertificatePem.isEmpty() != t.clientKeyPem.isEmpty())
+        return fail(user->file, QStringLiteral("%1 has a client certificate without its key (or a "
+                                               "key without its certificate)")
+                                    .arg(uname));
     t.token = uf.value(QStringLiteral("token"));
-    if (uf.contains(QStringLiteral("tokenFile")))
-        t.tokenFile = resolve(user.file, uf.value(QStringLiteral("tokenFile")));
     t.username = uf.value(QStringLiteral("username"));
     t.password = uf.value(QStringLiteral("password"));
-    t.exec = user.exec;
+    // A certificate may go with anything; a token and basic auth may not (clientcmd refuses it).
+    if (!t.token.isEmpty() && (!t.username.isEmpty() || !t.password.isEmpty()))
+        return fail(user->file, QStringLiteral("%1 has both a token and a username/password: "
+                                               "only one authentication method is allowed")
+                                    .arg(uname));
+    if (const QString file = uf.value(QStringLiteral("tokenFile")); !file.isEmpty()) {
+        t.tokenFile = resolve(user->file, file);
+        // clientcmd reads the file up front when there is no token, so a missing one fails now;
+        // the transport re-reads it per request (projected tokens rotate).
+        if (t.token.isEmpty()) {
+            QByteArray content;
+            if (!readReferenced(user->file, t.tokenFile, QStringLiteral("tokenFile of ") + uname,
+                                &content, error))
+                return std::nullopt;
+            if (content.trimmed().isEmpty())
+                return fail(
+                    user->file,
+                    QStringLiteral("the tokenFile %1 of %2 is empty").arg(t.tokenFile, uname));
+        }
+    }
+    t.exec = user->exec;
     if (t.exec) {
-        if (t.exec->command.isEmpty()) {
-            *error = QStringLiteral("kubeconfig %1: the exec plugin of user '%2' has no command")
-                         .arg(user.file, t.user);
-            return std::nullopt;
-        }
-        if (t.exec->apiVersion != QLatin1String("client.authentication.k8s.io/v1") &&
-            t.exec->apiVersion != QLatin1String("client.authentication.k8s.io/v1beta1")) {
-            *error = QStringLiteral("kubeconfig %1: the exec plugin of user '%2' has apiVersion "
-                                    "'%3' (supported: client.authentication.k8s.io/v1, /v1beta1)")
-                         .arg(user.file, t.user, t.exec->apiVersion);
-            return std::nullopt;
-        }
-        if (t.exec->apiVersion.endsWith(QLatin1String("/v1")) &&
-            t.exec->interactiveMode.isEmpty()) {
-            *error = QStringLiteral("kubeconfig %1: the exec plugin of user '%2' needs "
-                                    "interactiveMode (required by client.authentication.k8s.io/v1)")
-                         .arg(user.file, t.user);
-            return std::nullopt;
-        }
+        ExecConfig& x = *t.exec;
+        const QString plugin = QStringLiteral("the exec plugin of %1").arg(uname);
+        if (x.command.isEmpty())
+            return fail(user->file, QStringLiteral("%1 has no command").arg(plugin));
+        if (x.apiVersion.isEmpty())
+            return fail(user->file, QStringLiteral("%1 has no apiVersion").arg(plugin));
+        if (x.apiVersion != kExecV1 && x.apiVersion != kExecV1beta1)
+            return fail(user->file, QStringLiteral("%1 has apiVersion '%2' (supported: %3, %4)")
+                                        .arg(plugin, x.apiVersion, kExecV1, kExecV1beta1));
+        for (const auto& [var, value] : std::as_const(x.env))
+            if (var.isEmpty())
+                return fail(user->file,
+                            QStringLiteral("%1 has an env entry without a name").arg(plugin));
+        // v1 makes interactiveMode mandatory; v1beta1 defaults it to IfAvailable.
+        if (x.interactiveMode.isEmpty() && x.apiVersion == kExecV1beta1)
+            x.interactiveMode = QStringLiteral("IfAvailable");
+        if (x.interactiveMode.isEmpty())
+            return fail(
+                user->file,
+                QStringLiteral("%1 needs interactiveMode (required by %2)").arg(plugin, kExecV1));
+        if (x.interactiveMode != QLatin1String("Never") &&
+            x.interactiveMode != QLatin1String("IfAvailable") &&
+            x.interactiveMode != QLatin1String("Always"))
+            return fail(user->file, QStringLiteral("%1 has an invalid interactiveMode '%2' "
+                                                   "(Never, IfAvailable or Always)")
+                                        .arg(plugin, x.interactiveMode));
+        x.clusterConfig = cluster.execExtension;
     }
     return t;
 }
