@@ -1,4 +1,5 @@
 #include "TextFormat.h"
+#include "util/JsonText.h"
 
 #include <QString>
 #include <charconv>
@@ -86,38 +87,9 @@ void appendMillis(std::string& out, TimeUs time) {
 }
 
 void appendJsonString(std::string& out, QStringView text) {
-    static constexpr char kHex[] = "0123456789abcdef";
     const QByteArray utf8 = text.toUtf8();
-    out.push_back('"');
-    for (const char ch : utf8) {
-        const auto c = static_cast<unsigned char>(ch);
-        switch (c) {
-        case '"':
-            out += "\\\"";
-            break;
-        case '\\':
-            out += "\\\\";
-            break;
-        case '\n':
-            out += "\\n";
-            break;
-        case '\r':
-            out += "\\r";
-            break;
-        case '\t':
-            out += "\\t";
-            break;
-        default:
-            if (c < 0x20) {
-                out += "\\u00";
-                out.push_back(kHex[c >> 4]);
-                out.push_back(kHex[c & 0xf]);
-            } else {
-                out.push_back(ch);
-            }
-        }
-    }
-    out.push_back('"');
+    appendJsonString(out, std::string_view(utf8.constData(), static_cast<std::size_t>(utf8.size())),
+                     JsonEscape::Plain);
 }
 
 void appendCsvField(std::string& out, QStringView text) {

@@ -6,10 +6,14 @@
 
 namespace ws {
 
-// Appends `text` as a JSON string literal the way Go's encoding/json writes it (the apiserver's
-// encoder): quotes, backslashes and control characters escaped, and <, >, & as \u003c, \u003e,
-// \u0026 (HTML-safe, Go's default), so served bodies match a real apiserver's byte for byte.
-inline void appendJsonString(std::string& out, std::string_view text) {
+// How appendJsonString escapes: Plain escapes what JSON requires (quotes, backslashes, control
+// characters); GoHtmlSafe also writes <, >, & as \u003c, \u003e, \u0026, as Go's encoding/json
+// does by default (the apiserver's encoder), so served bodies match a real apiserver's.
+enum class JsonEscape { Plain, GoHtmlSafe };
+
+// Appends UTF-8 `text` as a JSON string literal.
+inline void appendJsonString(std::string& out, std::string_view text,
+                             JsonEscape escape = JsonEscape::GoHtmlSafe) {
     static constexpr char kHex[] = "0123456789abcdef";
     out += '"';
     for (const char ch : text) {
@@ -31,7 +35,8 @@ inline void appendJsonString(std::string& out, std::string_view text) {
             out += "\\t";
             break;
         default:
-            if (c < 0x20 || c == '<' || c == '>' || c == '&') {
+            if (c < 0x20 ||
+                (escape == JsonEscape::GoHtmlSafe && (c == '<' || c == '>' || c == '&'))) {
                 out += "\\u00";
                 out += kHex[c >> 4];
                 out += kHex[c & 0xf];
@@ -43,8 +48,11 @@ inline void appendJsonString(std::string& out, std::string_view text) {
     out += '"';
 }
 
-inline void appendJsonString(std::string& out, const QString& text) {
-    appendJsonString(out, std::string_view(text.toStdString()));
+inline void appendJsonString(std::string& out, const QString& text,
+                             JsonEscape escape = JsonEscape::GoHtmlSafe) {
+    const QByteArray utf8 = text.toUtf8();
+    appendJsonString(out, std::string_view(utf8.constData(), static_cast<std::size_t>(utf8.size())),
+                     escape);
 }
 
 } // namespace ws
