@@ -40,6 +40,10 @@ ClientProfile::ListRv ClientProfile::relistResourceVersion(std::int64_t lastSync
     return r;
 }
 
+bool ClientProfile::rewatchesAfterWatchRequestError(const ApiStatus& s, bool everSynced) const {
+    return everSynced && (s.isConnectionRefused() || (s.code == 429 && rewatchOnTooManyRequests));
+}
+
 bool ClientProfile::isExpired(const ApiStatus& s) const {
     return s.code == 410 &&
            (s.reason == QLatin1String("Expired") || s.reason == QLatin1String("Gone"));

@@ -38,6 +38,23 @@ struct ClientProfile {
     bool isTooLargeResourceVersion(const ApiStatus& status) const;
     bool isExpired(const ApiStatus& status) const;
 
+    // The reflector's decisions, shared by the simulated and the real (HTTP) reflectors.
+    // After a failed LIST: retry at once, in the same ListAndWatch, with RV="" (0.18+ for
+    // Expired, 0.18.9+ for a too-large RV it recognises); otherwise back off and relist.
+    bool relistsAtOnceWithEmptyRv(const ApiStatus& status, bool rvUnavailable) const {
+        return !rvUnavailable &&
+               ((expiredListFallback && isExpired(status)) || isTooLargeResourceVersion(status));
+    }
+    // After a failed WATCH request: "connection refused" (and 429 from 0.22) backs off and
+    // re-watches; any other error ends ListAndWatch and relists from the last synced RV.
+    bool rewatchesAfterWatchRequestError(const ApiStatus& status, bool everSynced) const;
+    // A watch that ended within a second without an event is an error: back off and relist.
+    static bool isVeryShortWatch(std::int64_t lastedUs, std::int64_t events) {
+        return lastedUs < 1000000 && events == 0;
+    }
+    // client-go picks timeoutSeconds at random in [300, 600).
+    static double watchTimeoutSeconds(double uniform01) { return 300.0 + 300.0 * uniform01; }
+
     static std::optional<ClientProfile> fromName(const QString& name, QString* error);
     static QStringList knownNames();
 };

@@ -133,7 +133,8 @@ void ClusterReflector::startList(TimeUs now) {
 
 void ClusterReflector::startWatch(TimeUs now) {
     const bool watchList = m_config.profile.watchList && !m_watchListUnsupported && !m_everSynced;
-    const std::int64_t timeout = static_cast<std::int64_t>(m_rng.uniform(300.0, 600.0));
+    const auto timeout =
+        static_cast<std::int64_t>(ClientProfile::watchTimeoutSeconds(m_rng.uniform()));
     WatchRequest request;
     request.allowBookmarks = true;
     request.timeoutSeconds = timeout;
@@ -415,7 +416,7 @@ void ClusterReflector::onEnd(HttpErrorKind error, const QString& message, TimeUs
         backoffThen(Next::List, now);
         return;
     }
-    if (now - m_requestStart < seconds(1) && m_watchEvents == 0) {
+    if (ClientProfile::isVeryShortWatch(now - m_requestStart, m_watchEvents)) {
         // "very short watch": an error, ListAndWatch returns and relists.
         backoffThen(Next::List, now);
         return;
@@ -449,11 +450,7 @@ void ClusterReflector::listError(const ApiStatus& status, TimeUs now) {
         m_state = State::Stopped;
         return;
     }
-    const ClientProfile& p = m_config.profile;
-    if (!m_rvUnavailable &&
-        ((p.expiredListFallback && p.isExpired(status)) || p.isTooLargeResourceVersion(status))) {
-        // ListAndWatch retries at once with RV="" (0.18+ for Expired, 0.18.9+ for a too-large
-        // RV it recognises).
+    if (m_config.profile.relistsAtOnceWithEmptyRv(status, m_rvUnavailable)) {
         m_rvUnavailable = true;
         startList(now);
         return;
@@ -475,9 +472,9 @@ void ClusterReflector::watchRequestError(const ApiStatus& status, TimeUs now) {
         // client-go 0.29+ falls back to a LIST on any watch-list error.
         m_watchListUnsupported = true;
     }
-    const bool rewatch = status.isConnectionRefused() ||
-                         (status.code == 429 && m_config.profile.rewatchOnTooManyRequests);
-    backoffThen(m_everSynced && rewatch ? Next::Watch : Next::List, now);
+    backoffThen(m_config.profile.rewatchesAfterWatchRequestError(status, m_everSynced) ? Next::Watch
+                                                                                       : Next::List,
+                now);
 }
 
 } // namespace ws

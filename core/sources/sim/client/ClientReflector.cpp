@@ -104,10 +104,7 @@ void ClientReflector::onList(std::uint64_t generation, ApiServer::ListResult res
     if (!result.ok) {
         m_ctx.hub.listFailed(m_hubId, m_ctx.now, result.status.toObserved(m_lastSyncRv));
         const ClientProfile& p = m_config.profile;
-        if (!m_rvUnavailable && ((p.expiredListFallback && p.isExpired(result.status)) ||
-                                 p.isTooLargeResourceVersion(result.status))) {
-            // ListAndWatch retries at once, in the same call, with RV="" (0.18+ for Expired,
-            // 0.18.9+ for a too-large RV it recognises).
+        if (p.relistsAtOnceWithEmptyRv(result.status, m_rvUnavailable)) {
             m_rvUnavailable = true;
             startList();
             return;
@@ -134,7 +131,7 @@ void ClientReflector::startWatch() {
     options.selectorGroup = m_config.selectorGroup;
     options.allowBookmarks = true;
     // client-go picks timeoutSeconds at random in [300, 600).
-    options.timeout = seconds(m_ctx.rng.uniform(300.0, 600.0));
+    options.timeout = seconds(ClientProfile::watchTimeoutSeconds(m_ctx.rng.uniform()));
     const bool watchList = m_config.profile.watchList && !m_everSynced && !m_config.watchOnly;
     if (m_config.watchOnly) {
         options.rvEmpty = true; // "most recent": from the cache, or from etcd in 1.27.0
@@ -161,11 +158,9 @@ void ClientReflector::startWatch() {
         m_ctx.hub.watchError(m_hubId, m_ctx.now, error.toObserved(options.rv));
         if (error.code == 0)
             switchApiserver(); // the next connection lands on another apiserver
-        // reflector.ListAndWatch: "connection refused" (and 429 from 0.22) backs off and
-        // re-watches; any other error ends ListAndWatch and relists from the last synced RV.
-        const bool rewatch = error.isConnectionRefused() ||
-                             (error.code == 429 && m_config.profile.rewatchOnTooManyRequests);
-        backoffThen(m_everSynced && rewatch ? Next::Watch : Next::List);
+        backoffThen(m_config.profile.rewatchesAfterWatchRequestError(error, m_everSynced)
+                        ? Next::Watch
+                        : Next::List);
         return;
     }
     m_ctx.hub.watchOpened(m_hubId, m_ctx.now, request);
@@ -278,7 +273,7 @@ void ClientReflector::watchEnded() {
     const TimeUs lasted = m_ctx.now - m_watch->openedAt;
     m_ctx.hub.watchClosed(m_hubId, m_ctx.now, reason);
     m_watch.reset();
-    if (lasted < seconds(1) && m_watchEvents == 0) {
+    if (ClientProfile::isVeryShortWatch(lasted, m_watchEvents)) {
         // "very short watch": treated as an error, ListAndWatch returns and relists.
         backoffThen(Next::List);
         return;
