@@ -7,6 +7,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QJsonValue>
+#include <QSet>
 #include <yaml-cpp/yaml.h>
 
 namespace ws {
@@ -129,7 +130,7 @@ bool decodeData(const QString& value, const QString& field, const QString& file,
     // Go's base64.StdEncoding: padded, no whitespace inside; a trailing newline is common in
     // hand-written files and harmless.
     const auto decoded = QByteArray::fromBase64Encoding(
-        value.toLatin1().trimmed(),
+        value.toLatin1().trimmed().replace('\r', QByteArray()).replace('\n', QByteArray()),
         QByteArray::Base64Encoding | QByteArray::AbortOnBase64DecodingErrors);
     if (!decoded) {
         // Never show the value: it may be a key.
@@ -216,6 +217,7 @@ bool Kubeconfig::addFile(const QString& path, QString* error) {
                              .arg(path, QLatin1String(list));
                 return false;
             }
+            QSet<QString> seen; // client-go refuses a name listed twice in one file
             for (const YAML::Node& e : entries) {
                 const QString name = e.IsMap() ? str(e["name"]) : QString();
                 if (name.isEmpty()) {
@@ -226,6 +228,12 @@ bool Kubeconfig::addFile(const QString& path, QString* error) {
                                           : QStringLiteral(" (line %1)").arg(e.Mark().line + 1));
                     return false;
                 }
+                if (seen.contains(name)) {
+                    *error = QStringLiteral("kubeconfig %1: '%2' has two entries named '%3'")
+                                 .arg(path, QLatin1String(list), name);
+                    return false;
+                }
+                seen.insert(name);
                 if (into.contains(name))
                     continue; // the first file that defines a name wins, as a whole
                 Entry entry;
@@ -369,7 +377,7 @@ std::optional<ClusterTarget> Kubeconfig::target(const QString& context, QString*
                          !uf.value(QStringLiteral("client-certificate-data")).isEmpty();
     t.insecureSkipTlsVerify = truthy(cf.value(QStringLiteral("insecure-skip-tls-verify")));
     t.server = QUrl(serverText);
-    if (t.server.scheme().isEmpty() || t.server.host().isEmpty())
+    if (!serverText.contains(QLatin1String("://")))
         t.server = QUrl((hasCa || hasCert || t.insecureSkipTlsVerify ? QStringLiteral("https://")
                                                                      : QStringLiteral("http://")) +
                         serverText);
