@@ -29,6 +29,9 @@ ClusterSource::~ClusterSource() {
     for (Server& s : m_servers)
         if (s.transport)
             s.transport->stop();
+    // Taking the queue's lock once more orders the transports' last pushes before its
+    // destruction in a way ThreadSanitizer sees (QThread::wait is not instrumented).
+    m_queue.drain(m_frames);
 }
 
 QString ClusterSource::description() const {
