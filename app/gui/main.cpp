@@ -3,7 +3,7 @@
 #include "Version.h"
 #include "engine/Session.h"
 #include "engine/SourceOptions.h"
-#include "session/ScenarioSwitcher.h"
+#include "session/SessionSwitcher.h"
 #include "sources/SourceFactory.h"
 #include "widgets/MainWindow.h"
 
@@ -76,18 +76,8 @@ int main(int argc, char* argv[]) {
         return failUsage(error, true);
 
     ws::MainWindow window(session.get());
-    if (spec->kind != ws::SourceSpec::Kind::Scenario) {
-        window.setScenarioPickerUnavailable(
-            QStringLiteral("Watching a live source: scenarios are for the simulator (run "
-                           "watchscope without --etcd)"));
-        window.show();
-        session->start();
-        const int rc = QApplication::exec();
-        session->stop(); // the window is gone: nobody waits on this
-        return rc;
-    }
-    // The picker starts on --scenario; the switcher owns this session and the ones picked later.
-    ws::ScenarioSwitcher switcher(&window, session.release(), *spec);
+    // The switcher owns this session and the ones picked later (a scenario, a cluster).
+    ws::SessionSwitcher switcher(&window, session.release(), *spec);
     window.show();
     switcher.start();
     const int rc = QApplication::exec();

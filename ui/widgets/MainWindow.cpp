@@ -284,19 +284,6 @@ void MainWindow::setScenarios(const std::vector<ScenarioSummary>& builtins,
     m_restartScenarioAction->setEnabled(true);
 }
 
-void MainWindow::setScenarioPickerUnavailable(const QString& why) {
-    m_scenarioPicker->clear();
-    m_scenarioPicker->addItem(tr("none (live source)"));
-    m_scenarioPicker->setEnabled(false);
-    m_scenarioPicker->setToolTip(why);
-    m_scenarioPickerItem->setVisible(true);
-    m_scenarioSeparator->setVisible(true);
-    m_openScenarioAction->setEnabled(false);
-    m_openScenarioAction->setToolTip(why);
-    m_restartScenarioAction->setEnabled(false);
-    m_restartScenarioAction->setToolTip(why);
-}
-
 void MainWindow::chooseScenarioFile() {
     const QString current = m_scenarioPicker->currentScenario();
     const QString dir = current.contains(QLatin1Char('/')) ? QFileInfo(current).absolutePath()
@@ -311,11 +298,12 @@ void MainWindow::chooseScenarioFile() {
     dialog->open();
 }
 
-void MainWindow::showSwitchError(const QString& message) {
+void MainWindow::showSwitchError(const QString& message, bool scenario) {
     m_lastError = message;
-    showStatusMessage(tr("Scenario not switched: %1").arg(message), 15000);
-    showErrorBox(tr("WatchScope — scenario not switched"),
-                 tr("%1\n\nThe current scenario keeps running.").arg(message));
+    const QString what = scenario ? tr("Scenario not switched") : tr("Not connected");
+    showStatusMessage(tr("%1: %2").arg(what, message), 15000);
+    showErrorBox(tr("WatchScope — %1").arg(what.toLower()),
+                 tr("%1\n\nThe current session keeps running.").arg(message));
 }
 
 void MainWindow::showStatusMessage(const QString& text, int timeoutMs) {
@@ -372,14 +360,24 @@ void MainWindow::buildActions() {
     connect(m_openScenarioAction, &QAction::triggered, this, &MainWindow::chooseScenarioFile);
 
     m_restartScenarioAction =
-        new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Restart Scenario"), this);
+        new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Restart"), this);
     m_restartScenarioAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     m_restartScenarioAction->setToolTip(
-        tr("Run the scenario again from the start; a scenario file is read again, so edits to "
-           "it take effect (Ctrl+R)"));
-    m_restartScenarioAction->setEnabled(false); // until there is a simulator to restart
+        tr("Start the session again: a scenario from its start (a scenario file is read again, "
+           "so edits to it take effect), a cluster connected again (Ctrl+R)"));
+    m_restartScenarioAction->setEnabled(false); // until there is a session to restart
+
+    m_connectClusterAction = new QAction(style()->standardIcon(QStyle::SP_DriveNetIcon),
+                                         tr("&Connect to Cluster…"), this);
+    m_connectClusterAction->setObjectName(QStringLiteral("connectClusterAction"));
+    m_connectClusterAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
+    m_connectClusterAction->setToolTip(
+        tr("Watch a cluster through a kubeconfig context or API server URLs (Ctrl+K)"));
+    m_connectClusterAction->setEnabled(false); // until there is a session to switch
 
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(m_connectClusterAction);
+    file->addSeparator();
     file->addAction(m_openScenarioAction);
     file->addAction(m_restartScenarioAction);
     file->addSeparator();
@@ -419,6 +417,8 @@ void MainWindow::buildToolBar() {
     m_scenarioPickerItem->setVisible(false);
     m_scenarioSeparator->setVisible(false);
 
+    bar->addAction(m_connectClusterAction);
+    bar->addSeparator();
     bar->addWidget(new QLabel(tr(" Resource: ")));
     m_resourceBox = new QComboBox;
     m_resourceBox->setMinimumContentsLength(18);

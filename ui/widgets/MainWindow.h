@@ -36,7 +36,7 @@ class WatcherTableModel;
 // beside them. It observes a Session but does not own it or its thread: updates arrive queued,
 // at most ~30 a second, and each is folded into the models; charts replot on their own timer.
 // setSession() moves it to another session with a clean slate; a scenario picker in the tool bar
-// (shown once setScenarios() is called) asks for such a switch, which ScenarioSwitcher does.
+// (shown once setScenarios() is called) asks for such a switch, which SessionSwitcher does.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -61,8 +61,10 @@ public:
     ScenarioPicker* scenarioPicker() const { return m_scenarioPicker; }
     QAction* openScenarioAction() const { return m_openScenarioAction; }
     // Runs the current scenario again from the start (a file is read again): the window asks,
-    // whoever owns the simulator (ScenarioSwitcher) does it.
+    // whoever owns the sessions (SessionSwitcher) does it.
     QAction* restartScenarioAction() const { return m_restartScenarioAction; }
+    // Opens the connect dialog (enabled by whoever can switch sessions: SessionSwitcher).
+    QAction* connectClusterAction() const { return m_connectClusterAction; }
     Session* session() const;
     const ChartData& chartData() const { return m_chartData; }
     QString currentResource() const;
@@ -95,10 +97,8 @@ public slots:
     void setSession(ws::Session* session);
     // Shows the picker with these scenarios, `current` selected (a name or a file path).
     void setScenarios(const std::vector<ws::ScenarioSummary>& builtins, const QString& current);
-    // Shows the picker disabled, saying why there is nothing to pick (a live source).
-    void setScenarioPickerUnavailable(const QString& why);
     // A switch that did not happen: the session shown keeps running, the reason is shown.
-    void showSwitchError(const QString& message);
+    void showSwitchError(const QString& message, bool scenario = true);
     // Selects a row of the anomaly list by its row in AnomalyListModel.
     void selectAnomaly(int sourceRow);
     // The same by its session-wide number (a chart marker's); says so when it was dropped.
@@ -152,6 +152,7 @@ private:
     QAction* m_scenarioSeparator = nullptr;
     QAction* m_openScenarioAction = nullptr;
     QAction* m_restartScenarioAction = nullptr;
+    QAction* m_connectClusterAction = nullptr;
     QComboBox* m_resourceBox = nullptr;
     QCheckBox* m_allResourcesBox = nullptr;
     QComboBox* m_spanBox = nullptr;

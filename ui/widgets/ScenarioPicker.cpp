@@ -8,6 +8,8 @@ namespace ws {
 
 ScenarioPicker::ScenarioPicker(QWidget* parent) : QComboBox(parent) {
     setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // Shown while no scenario runs (the window watches a cluster or etcd).
+    setPlaceholderText(tr("none: live source"));
     setToolTip(tr("Scenario the simulator runs; picking another restarts it on that one"));
     // activated, not currentIndexChanged: only a person's pick asks for a switch, never the
     // selection being moved back after a failed one.
@@ -55,7 +57,9 @@ void ScenarioPicker::setCurrentScenario(const QString& nameOrPath) {
     // The closed picker tells what runs, as the open one tells each entry.
     const QString summary = index >= 0 ? itemData(index, Qt::ToolTipRole).toString() : QString();
     setToolTip(
-        summary.isEmpty()
+        nameOrPath.isEmpty()
+            ? tr("Watching a live source; picking a scenario switches to the simulator")
+        : summary.isEmpty()
             ? tr("Scenario the simulator runs; picking another restarts it on that one")
             : tr("%1\n\nPicking another scenario restarts the simulator on it.").arg(summary));
 }

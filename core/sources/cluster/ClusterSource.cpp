@@ -1,24 +1,21 @@
 #include "ClusterSource.h"
 
+#include "ClusterTargets.h"
+#include "discovery/ApiDiscovery.h"
+
 #include "engine/Pipeline.h"
 #include "engine/SeriesNames.h"
 #include "http/ClusterHttpTransport.h"
 #include "http/HttpFrameKind.h"
 #include "http/HttpFrameRecords.h"
 #include "kubeconfig/ExecCredentialRunner.h"
-#include "kubeconfig/Kubeconfig.h"
-#include "json/StatusJson.h"
-
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 
 namespace ws {
 
 namespace {
 constexpr TimeUs kSampleInterval = milliseconds(100);
 constexpr TimeUs kScrapeInterval = seconds(5);
-constexpr qsizetype kMaxSmallBody = 32 * 1024 * 1024; // discovery and /metrics bodies
+constexpr qsizetype kMaxSmallBody = 32 * 1024 * 1024; // a /metrics body
 
 } // namespace
 
@@ -55,34 +52,10 @@ bool ClusterSource::prepare(QString* error) {
         return false;
     }
     m_profile = *profile;
-    std::optional<ClusterTarget> base;
-    if (m_spec.kind == SourceSpec::Kind::Kubeconfig || !m_spec.kubeconfig.isEmpty()) {
-        auto config = Kubeconfig::load(m_spec.kubeconfig, error);
-        if (!config)
-            return false;
-        base = config->target(m_spec.context, error);
-        if (!base)
-            return false;
-    }
-    if (m_spec.kind == SourceSpec::Kind::Server) {
-        for (const QString& s : m_spec.servers) {
-            const QUrl url(s.contains(QLatin1String("://")) ? s : QStringLiteral("https://") + s);
-            if (!url.isValid() || url.host().isEmpty() ||
-                (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https"))) {
-                *error = QStringLiteral("--server: '%1' is not an http(s) URL").arg(s);
-                return false;
-            }
-            ClusterTarget t = base.value_or(ClusterTarget{});
-            t.server = url;
-            m_targets.push_back(std::move(t));
-        }
-        if (m_targets.empty()) {
-            *error = QStringLiteral("--server URL is required");
-            return false;
-        }
-    } else {
-        m_targets.push_back(*base);
-    }
+    auto targets = resolveClusterTargets(m_spec, error);
+    if (!targets)
+        return false;
+    m_targets = std::move(*targets);
     for (const ClusterTarget& t : m_targets)
         if (t.exec && !m_exec)
             m_exec = std::make_shared<ExecCredentialRunner>();
@@ -98,53 +71,32 @@ bool ClusterSource::open(Pipeline& pipeline, QString* error) {
         s.endpoint = t.server.toString(QUrl::RemoveUserInfo | QUrl::StripTrailingSlash);
         s.name = m_targets.size() == 1 ? QStringLiteral("apiserver")
                                        : QStringLiteral("apiserver-%1").arg(i);
-        CredentialProvider exec;
-        if (t.exec) {
-            auto runner = m_exec;
-            const ExecConfig config = *t.exec;
-            exec = [runner, config, t](bool refresh,
-                                       QString* why) -> std::optional<HttpCredentials> {
-                if (refresh)
-                    runner->invalidate();
-                // The whole cluster (CA, server name, proxy) for provideClusterInfo plugins.
-                auto c = runner->get(config, t, why);
-                if (!c)
-                    return std::nullopt;
-                return HttpCredentials{c->token, c->clientCertificatePem, c->clientKeyPem};
-            };
-        }
         s.transport = std::make_unique<ClusterHttpTransport>(
-            t, m_queue, [this] { return now(); }, exec, m_version);
+            t, m_queue, [this] { return now(); }, credentialProviderFor(t, m_exec), m_version);
         if (!s.transport->start(error))
             return false;
         m_warnings << s.transport->warnings();
         m_servers.push_back(std::move(s));
     }
     for (int i = 0; i < static_cast<int>(m_servers.size()); ++i) {
-        HttpRequest r;
-        r.pathAndQuery = QStringLiteral("/version");
-        r.timeoutMs = 15000;
-        submit(i, r, Purpose::Version);
-        r.pathAndQuery = QStringLiteral("/api/v1");
-        submit(i, r, Purpose::CoreResources);
-        r.pathAndQuery = QStringLiteral("/apis");
-        submit(i, r, Purpose::Groups);
+        Server& s = m_servers[static_cast<std::size_t>(i)];
+        s.discovery = std::make_unique<ApiDiscovery>(
+            s.endpoint, m_targets[static_cast<std::size_t>(i)].user,
+            [this] { return m_nextRequestId++; },
+            [this, i](HttpRequest r) { submit(i, std::move(r), Purpose::Discovery); });
+        s.discovery->start();
     }
     return true;
 }
 
-void ClusterSource::submit(int server, HttpRequest request, Purpose purpose, int reflector,
-                           const QString& groupVersion) {
+void ClusterSource::submit(int server, HttpRequest request, Purpose purpose, int reflector) {
     if (request.id == 0)
         request.id = m_nextRequestId++;
     Pending p;
     p.server = server;
     p.purpose = purpose;
     p.reflector = reflector;
-    p.groupVersion = groupVersion;
     m_pending[request.id] = p;
-    if (purpose != Purpose::Reflector && purpose != Purpose::Metrics)
-        ++m_servers[static_cast<std::size_t>(server)].pendingDiscovery;
     ConnectionInfo c;
     c.id = request.id;
     c.sourceKind = kind();
@@ -229,10 +181,20 @@ void ClusterSource::handleFrame(const Frame& frame) {
         return;
     Pending& p = it->second;
     const TimeUs t = now();
+    const bool ended = static_cast<HttpFrameKind>(frame.kind) == HttpFrameKind::ResponseEnd;
     if (p.purpose == Purpose::Reflector) {
         m_reflectors[static_cast<std::size_t>(p.reflector)]->onFrame(frame, t);
-        if (static_cast<HttpFrameKind>(frame.kind) == HttpFrameKind::ResponseEnd)
+        if (ended)
             m_pending.erase(it);
+        return;
+    }
+    if (p.purpose == Purpose::Discovery) {
+        const int server = p.server;
+        if (ended)
+            m_pending.erase(it);
+        m_servers[static_cast<std::size_t>(server)].discovery->onFrame(frame);
+        if (ended)
+            onDiscoveryProgress(server);
         return;
     }
     switch (static_cast<HttpFrameKind>(frame.kind)) {
@@ -254,116 +216,40 @@ void ClusterSource::handleFrame(const Frame& frame) {
             end.error = HttpErrorKind::ProtocolError;
         Pending done = std::move(p);
         m_pending.erase(it);
-        finishRequest(frame.connection, done, end.error, end.message);
+        finishMetrics(done, end.error);
         break;
     }
     }
 }
 
-void ClusterSource::finishRequest(int, Pending& p, HttpErrorKind error, const QString& message) {
+void ClusterSource::finishMetrics(Pending& p, HttpErrorKind error) {
     Server& s = m_servers[static_cast<std::size_t>(p.server)];
-    if (p.purpose == Purpose::Metrics) {
-        if (error != HttpErrorKind::None || p.status != 200) {
-            // Not readable with these credentials (403), or not there: stop asking.
-            if (error == HttpErrorKind::None)
-                s.metricsReadable = false;
-            return;
-        }
-        QString warning;
-        auto metrics = WatchCacheMetrics::fromText(
-            std::string_view(p.body.constData(), static_cast<std::size_t>(p.body.size())),
-            &warning);
-        if (metrics.isValid())
-            s.metrics = std::move(metrics);
-        else
+    if (error != HttpErrorKind::None || p.status != 200) {
+        // Not readable with these credentials (403), or not there: stop asking.
+        if (error == HttpErrorKind::None)
             s.metricsReadable = false;
         return;
     }
-    --s.pendingDiscovery;
-    if (error != HttpErrorKind::None) {
-        // The transport's line names the endpoint already.
-        fail(message.contains(s.endpoint)
-                 ? message
-                 : QStringLiteral("cannot reach %1: %2").arg(s.endpoint, message));
-        return;
-    }
-    if (p.status != 200) {
-        QString why;
-        const auto status = parseStatusJson(
-            std::string_view(p.body.constData(), static_cast<std::size_t>(p.body.size())), &why);
-        const QString user = m_targets[static_cast<std::size_t>(p.server)].user;
-        if (p.status == 401)
-            fail(QStringLiteral("%1 rejected the credentials%2 (401 Unauthorized)")
-                     .arg(s.endpoint,
-                          user.isEmpty() ? QString() : QStringLiteral(" of user %1").arg(user)));
-        else if (p.status == 403)
-            fail(QStringLiteral("%1: 403 Forbidden: %2")
-                     .arg(s.endpoint, status ? status->message : QStringLiteral("access denied")));
-        else if (p.purpose == Purpose::GroupResources && p.status == 503)
-            return; // an unavailable aggregated API: skip its group, as kubectl warns and goes on
-        else
-            fail(QStringLiteral("%1%2: HTTP %3%4")
-                     .arg(s.endpoint, QString(), QString::number(p.status),
-                          status ? QStringLiteral(": ") + status->message : QString()));
-        return;
-    }
-    onDiscovery(p);
+    QString warning;
+    auto metrics = WatchCacheMetrics::fromText(
+        std::string_view(p.body.constData(), static_cast<std::size_t>(p.body.size())), &warning);
+    if (metrics.isValid())
+        s.metrics = std::move(metrics);
+    else
+        s.metricsReadable = false;
 }
 
-void ClusterSource::onDiscovery(Pending& p) {
-    Server& s = m_servers[static_cast<std::size_t>(p.server)];
-    const QJsonObject doc = QJsonDocument::fromJson(p.body).object();
-    switch (p.purpose) {
-    case Purpose::Version:
-        s.version = QStringLiteral("kube-apiserver %1")
-                        .arg(doc.value(QLatin1String("gitVersion")).toString());
-        break;
-    case Purpose::Groups:
-        for (const QJsonValue& g : doc.value(QLatin1String("groups")).toArray()) {
-            const QString gv = g.toObject()
-                                   .value(QLatin1String("preferredVersion"))
-                                   .toObject()
-                                   .value(QLatin1String("groupVersion"))
-                                   .toString();
-            if (gv.isEmpty())
-                continue;
-            HttpRequest r;
-            r.pathAndQuery = QStringLiteral("/apis/") + gv;
-            r.timeoutMs = 15000;
-            submit(p.server, r, Purpose::GroupResources, -1, gv);
-        }
-        break;
-    case Purpose::CoreResources:
-    case Purpose::GroupResources: {
-        const QString gv =
-            p.purpose == Purpose::CoreResources ? QStringLiteral("v1") : p.groupVersion;
-        const QString group = gv.contains(u'/') ? gv.section(u'/', 0, 0) : QString();
-        const QString version = gv.section(u'/', -1);
-        for (const QJsonValue& v : doc.value(QLatin1String("resources")).toArray()) {
-            const QJsonObject r = v.toObject();
-            const QString name = r.value(QLatin1String("name")).toString();
-            const QJsonArray verbs = r.value(QLatin1String("verbs")).toArray();
-            if (name.contains(u'/') || !verbs.contains(QStringLiteral("list")) ||
-                !verbs.contains(QStringLiteral("watch")))
-                continue;
-            ResourceInfo info;
-            info.plural = name;
-            info.singular = r.value(QLatin1String("singularName")).toString();
-            info.kind = r.value(QLatin1String("kind")).toString();
-            info.group = group;
-            info.version = version;
-            info.namespaced = r.value(QLatin1String("namespaced")).toBool();
-            s.offered.push_back(info);
-        }
-        break;
+void ClusterSource::onDiscoveryProgress(int server) {
+    Server& s = m_servers[static_cast<std::size_t>(server)];
+    if (!s.discovery->done())
+        return;
+    if (!s.discovery->succeeded()) {
+        fail(s.discovery->failure());
+        return;
     }
-    default:
-        break;
-    }
-    if (s.pendingDiscovery == 0)
-        s.discovered = true;
+    s.version = QStringLiteral("kube-apiserver %1").arg(s.discovery->gitVersion());
     for (const Server& other : m_servers)
-        if (!other.discovered)
+        if (!other.discovery->succeeded())
             return;
     if (!m_reflectorsStarted)
         startReflectors();
@@ -373,17 +259,17 @@ void ClusterSource::startReflectors() {
     m_reflectorsStarted = true;
     const Server& first = m_servers.front();
     if (m_spec.resources.isEmpty()) {
-        m_chosen = first.offered;
+        m_chosen = first.discovery->resources();
     } else {
         for (const QString& wanted : m_spec.resources) {
             const ResourceInfo* match = nullptr;
-            for (const ResourceInfo& r : first.offered)
+            for (const ResourceInfo& r : first.discovery->resources())
                 if (r.qualifiedName() == wanted ||
                     (r.plural == wanted && (!match || r.group.isEmpty())))
                     match = &r;
             if (!match) {
                 QStringList names;
-                for (const ResourceInfo& r : first.offered)
+                for (const ResourceInfo& r : first.discovery->resources())
                     names << r.qualifiedName();
                 names.sort();
                 fail(QStringLiteral("--resources: %1 does not serve '%2' (it serves %3%4)")

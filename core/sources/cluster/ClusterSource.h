@@ -15,6 +15,7 @@
 
 namespace ws {
 
+class ApiDiscovery;
 class ClusterHttpTransport;
 class ExecCredentialRunner;
 
@@ -51,29 +52,25 @@ private:
         QString name; // "apiserver-0 (127.0.0.1:6443)"
         QString endpoint;
         std::unique_ptr<ClusterHttpTransport> transport;
-        QString version; // gitVersion from /version
-        bool discovered = false;
-        int pendingDiscovery = 0;
-        std::vector<ResourceInfo> offered;
+        QString version; // "kube-apiserver v1.31.2" once discovered
+        std::unique_ptr<ApiDiscovery> discovery;
         bool metricsReadable = true;
         TimeUs nextScrape = 0;
         std::optional<WatchCacheMetrics> metrics;
     };
-    enum class Purpose { Version, CoreResources, Groups, GroupResources, Metrics, Reflector };
+    enum class Purpose { Discovery, Metrics, Reflector };
     struct Pending {
         int server = 0;
-        Purpose purpose = Purpose::Version;
+        Purpose purpose = Purpose::Discovery;
         int reflector = -1;
-        QString groupVersion;
         int status = 0;
         QByteArray body;
     };
 
-    void submit(int server, HttpRequest request, Purpose purpose, int reflector = -1,
-                const QString& groupVersion = {});
+    void submit(int server, HttpRequest request, Purpose purpose, int reflector = -1);
     void handleFrame(const Frame& frame);
-    void finishRequest(int id, Pending& p, HttpErrorKind error, const QString& message);
-    void onDiscovery(Pending& p);
+    void finishMetrics(Pending& p, HttpErrorKind error);
+    void onDiscoveryProgress(int server);
     void startReflectors();
     void sample(TimeUs t);
     void fail(const QString& message);

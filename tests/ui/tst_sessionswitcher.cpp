@@ -1,4 +1,4 @@
-// The scenario picker and ScenarioSwitcher over real simulator sessions: a switch brings the new
+// The scenario picker and SessionSwitcher over real simulator sessions: a switch brings the new
 // scenario's rows and nothing of the old one; a switch that cannot happen keeps the old session
 // running and says why.
 #include "charts/ChartData.h"
@@ -8,7 +8,7 @@
 #include "models/CacheTableModel.h"
 #include "models/WatcherTableModel.h"
 #include "scenario/ScenarioLoader.h"
-#include "session/ScenarioSwitcher.h"
+#include "session/SessionSwitcher.h"
 #include "sources/SourceFactory.h"
 #include "widgets/MainWindow.h"
 #include "widgets/ScenarioPicker.h"
@@ -41,7 +41,7 @@ constexpr int kRunTimeoutMs = 60000; // a whole scenario at --speed max takes we
 // whole test (resets included).
 struct Harness {
     std::unique_ptr<MainWindow> window;
-    std::unique_ptr<ScenarioSwitcher> switcher;
+    std::unique_ptr<SessionSwitcher> switcher;
     std::vector<std::unique_ptr<QAbstractItemModelTester>> testers;
 
     bool open(const QString& scenario, double speed, QString* error) {
@@ -58,7 +58,7 @@ struct Harness {
                  window->anomalyProxy()})
             testers.push_back(std::make_unique<QAbstractItemModelTester>(
                 m, QAbstractItemModelTester::FailureReportingMode::QtTest));
-        switcher = std::make_unique<ScenarioSwitcher>(window.get(), session, spec);
+        switcher = std::make_unique<SessionSwitcher>(window.get(), session, spec);
         window->resize(1400, 900);
         window->show();
         if (!QTest::qWaitForWindowExposed(window.get())) {
@@ -112,7 +112,7 @@ void pick(ScenarioPicker* picker, const QString& nameOrPath) {
 
 } // namespace
 
-class TestScenarioSwitcher : public QObject {
+class TestSessionSwitcher : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase();
@@ -124,15 +124,15 @@ private slots:
     void opensScenarioFile();
     void restartReadsFileAgain();
     void restartKeepsSeed();
-    void liveSourceHasNoPicker();
+    void noSwitcherNoPicker();
     void wheelAndArrowsDoNotSwitch();
 };
 
-void TestScenarioSwitcher::initTestCase() {
+void TestSessionSwitcher::initTestCase() {
     QLocale::setDefault(QLocale::c());
 }
 
-void TestScenarioSwitcher::pickerListsBuiltins() {
+void TestSessionSwitcher::pickerListsBuiltins() {
     Harness h;
     QString error;
     QVERIFY2(h.open(QStringLiteral("too-large-rv-loop"), 0, &error), qPrintable(error));
@@ -178,7 +178,7 @@ void TestScenarioSwitcher::pickerListsBuiltins() {
     QTRY_VERIFY(dialogGuard.isNull());
 }
 
-void TestScenarioSwitcher::switchesScenario_data() {
+void TestSessionSwitcher::switchesScenario_data() {
     QTest::addColumn<QString>("from");
     QTest::addColumn<QString>("to");
     QTest::addColumn<QStringList>("expectedKinds"); // empty: none at all
@@ -195,7 +195,7 @@ void TestScenarioSwitcher::switchesScenario_data() {
         << "selector-watch-too-old" << QStringList{QStringLiteral("too-old-rv")} << "configmaps";
 }
 
-void TestScenarioSwitcher::switchesScenario() {
+void TestSessionSwitcher::switchesScenario() {
     QFETCH(QString, from);
     QFETCH(QString, to);
     QFETCH(QStringList, expectedKinds);
@@ -215,7 +215,7 @@ void TestScenarioSwitcher::switchesScenario() {
     w.selectAnomaly(oldAnomalies - 1); // something in the detail pane to be cleared
 
     QPointer<Session> old = h.switcher->session();
-    QSignalSpy switched(h.switcher.get(), &ScenarioSwitcher::switched);
+    QSignalSpy switched(h.switcher.get(), &SessionSwitcher::switched);
     pick(w.scenarioPicker(), to);
     QCOMPARE(switched.count(), 1);
     QCOMPARE(switched.at(0).at(0).toString(), to);
@@ -252,7 +252,7 @@ void TestScenarioSwitcher::switchesScenario() {
     QVERIFY2(note->toPlainText().startsWith(firstLine.trimmed()), qPrintable(firstLine));
 }
 
-void TestScenarioSwitcher::failedSwitchKeepsSession_data() {
+void TestSessionSwitcher::failedSwitchKeepsSession_data() {
     QTest::addColumn<QString>("yaml"); // written to a file first; empty: a path that is not there
     QTest::addColumn<QString>("errorPart");
 
@@ -263,7 +263,7 @@ void TestScenarioSwitcher::failedSwitchKeepsSession_data() {
                                     << "broken.yaml:1: scenario: missing required field";
 }
 
-void TestScenarioSwitcher::failedSwitchKeepsSession() {
+void TestSessionSwitcher::failedSwitchKeepsSession() {
     QFETCH(QString, yaml);
     QFETCH(QString, errorPart);
     QTemporaryDir dir;
@@ -284,7 +284,7 @@ void TestScenarioSwitcher::failedSwitchKeepsSession() {
     Session* before = h.switcher->session();
     const int rows = w.watcherModel()->rowCount();
 
-    QSignalSpy failed(h.switcher.get(), &ScenarioSwitcher::switchFailed);
+    QSignalSpy failed(h.switcher.get(), &SessionSwitcher::switchFailed);
     w.scenarioPicker()->choose(path); // what "Open scenario file…" does with the chosen path
     QCOMPARE(failed.count(), 1);
     const QString message = failed.at(0).at(0).toString();
@@ -308,7 +308,7 @@ void TestScenarioSwitcher::failedSwitchKeepsSession() {
     QCOMPARE(w.stateText(), QStringLiteral("Live"));
 }
 
-void TestScenarioSwitcher::opensScenarioFile() {
+void TestSessionSwitcher::opensScenarioFile() {
     // A copy of a built-in scenario, as the README suggests, run from its file.
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
@@ -343,7 +343,7 @@ void TestScenarioSwitcher::opensScenarioFile() {
     QCOMPARE(w.anomalyModel()->rowCount(), 0);
 }
 
-void TestScenarioSwitcher::restartReadsFileAgain() {
+void TestSessionSwitcher::restartReadsFileAgain() {
     // Edit a scenario file, restart: the new run is of the edited file, from the start.
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
@@ -367,7 +367,7 @@ void TestScenarioSwitcher::restartReadsFileAgain() {
 
     QVERIFY(copyBuiltin(QStringLiteral("too-large-rv-loop"), path));
     QPointer<Session> old = h.switcher->session();
-    QSignalSpy switched(h.switcher.get(), &ScenarioSwitcher::switched);
+    QSignalSpy switched(h.switcher.get(), &SessionSwitcher::switched);
     w.restartScenarioAction()->trigger();
     QCOMPARE(switched.count(), 1);
     QCOMPARE(h.switcher->currentScenario(), path);
@@ -381,7 +381,7 @@ void TestScenarioSwitcher::restartReadsFileAgain() {
     broken.write("name: mine\nbogus: 1\n");
     broken.close();
     QPointer<Session> kept = h.switcher->session();
-    QSignalSpy failed(h.switcher.get(), &ScenarioSwitcher::switchFailed);
+    QSignalSpy failed(h.switcher.get(), &SessionSwitcher::switchFailed);
     w.restartScenarioAction()->trigger();
     QCOMPARE(failed.count(), 1);
     QVERIFY2(failed.at(0).at(0).toString().contains(QStringLiteral("mine.yaml")),
@@ -389,7 +389,7 @@ void TestScenarioSwitcher::restartReadsFileAgain() {
     QCOMPARE(h.switcher->session(), kept.data());
 }
 
-void TestScenarioSwitcher::restartKeepsSeed() {
+void TestSessionSwitcher::restartKeepsSeed() {
     // Started with --seed 5: a restart runs seed 5 again; a picked scenario runs with its own.
     SourceSpec spec;
     spec.scenario.scenario = QStringLiteral("healthy");
@@ -400,7 +400,7 @@ void TestScenarioSwitcher::restartKeepsSeed() {
         Session::prepared(SourceFactory::create(spec, &error), spec, {}, &error).release();
     QVERIFY2(session, qPrintable(error));
     MainWindow w(session);
-    ScenarioSwitcher switcher(&w, session, spec);
+    SessionSwitcher switcher(&w, session, spec);
     QVERIFY(switcher.session()->description().contains(QStringLiteral("seed 5")));
     QVERIFY(switcher.restart());
     QVERIFY2(switcher.session()->description().contains(QStringLiteral("seed 5")),
@@ -412,25 +412,18 @@ void TestScenarioSwitcher::restartKeepsSeed() {
     QVERIFY(switcher.session()->description().contains(QStringLiteral("seed 2")));
 }
 
-void TestScenarioSwitcher::liveSourceHasNoPicker() {
+void TestSessionSwitcher::noSwitcherNoPicker() {
+    // Nothing can switch a window nobody gave a switcher: no picker, no connect, no restart.
     MainWindow plain(nullptr);
     plain.show();
     QVERIFY(QTest::qWaitForWindowExposed(&plain));
     QVERIFY(!plain.scenarioPicker()->isVisible());
     QVERIFY(!plain.openScenarioAction()->isEnabled());
-
-    MainWindow live(nullptr);
-    live.setScenarioPickerUnavailable(QStringLiteral("Watching a live etcd"));
-    live.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&live));
-    QVERIFY(live.scenarioPicker()->isVisible());
-    QVERIFY(!live.scenarioPicker()->isEnabled());
-    QCOMPARE(live.scenarioPicker()->toolTip(), QStringLiteral("Watching a live etcd"));
-    QVERIFY(!live.openScenarioAction()->isEnabled());
-    QVERIFY(!live.restartScenarioAction()->isEnabled());
+    QVERIFY(!plain.connectClusterAction()->isEnabled());
+    QVERIFY(!plain.restartScenarioAction()->isEnabled());
 }
 
-void TestScenarioSwitcher::wheelAndArrowsDoNotSwitch() {
+void TestSessionSwitcher::wheelAndArrowsDoNotSwitch() {
     // Rolling the wheel over the tool bar, or an arrow key on the focused picker, must not
     // restart the session once per step.
     Harness h;
@@ -453,5 +446,5 @@ void TestScenarioSwitcher::wheelAndArrowsDoNotSwitch() {
     QCOMPARE(h.switcher->currentScenario(), QStringLiteral("healthy"));
 }
 
-QTEST_MAIN(TestScenarioSwitcher)
-#include "tst_scenarioswitcher.moc"
+QTEST_MAIN(TestSessionSwitcher)
+#include "tst_sessionswitcher.moc"

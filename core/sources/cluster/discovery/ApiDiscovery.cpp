@@ -1,0 +1,156 @@
+#include "ApiDiscovery.h"
+
+#include "sources/cluster/http/HttpFrameRecords.h"
+#include "sources/cluster/http/HttpRequest.h"
+#include "sources/cluster/json/StatusJson.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace ws {
+
+namespace {
+constexpr qsizetype kMaxBody = 32 * 1024 * 1024; // a discovery document is a few hundred KiB
+constexpr int kTimeoutMs = 15000;
+} // namespace
+
+ApiDiscovery::ApiDiscovery(QString endpoint, QString user, NextId nextId, Submit submit)
+    : m_endpoint(std::move(endpoint)), m_user(std::move(user)), m_nextId(std::move(nextId)),
+      m_submit(std::move(submit)) {}
+
+void ApiDiscovery::start() {
+    m_started = true;
+    send(QStringLiteral("/version"), Purpose::Version);
+    send(QStringLiteral("/api/v1"), Purpose::CoreResources);
+    send(QStringLiteral("/apis"), Purpose::Groups);
+}
+
+void ApiDiscovery::send(const QString& path, Purpose purpose, const QString& groupVersion) {
+    HttpRequest request;
+    request.id = m_nextId();
+    request.pathAndQuery = path;
+    request.timeoutMs = kTimeoutMs;
+    Request r;
+    r.purpose = purpose;
+    r.groupVersion = groupVersion;
+    m_inFlight.emplace(request.id, std::move(r));
+    m_submit(std::move(request));
+}
+
+bool ApiDiscovery::onFrame(const Frame& frame) {
+    const auto it = m_inFlight.find(frame.connection);
+    if (it == m_inFlight.end())
+        return false;
+    Request& r = it->second;
+    switch (static_cast<HttpFrameKind>(frame.kind)) {
+    case HttpFrameKind::RequestSent:
+        // A retry (a refreshed exec credential) starts the response over.
+        r.status = 0;
+        r.body.clear();
+        break;
+    case HttpFrameKind::ResponseHead: {
+        HttpResponseHead head;
+        if (decodeHttpRecord(frame.bytes, &head))
+            r.status = head.status;
+        break;
+    }
+    case HttpFrameKind::BodyChunk:
+        if (r.body.size() + frame.bytes.size() <= kMaxBody)
+            r.body += frame.bytes;
+        break;
+    case HttpFrameKind::ResponseEnd: {
+        HttpResponseEnd end;
+        if (!decodeHttpRecord(frame.bytes, &end)) {
+            end.error = HttpErrorKind::ProtocolError;
+            end.message = QStringLiteral("%1: malformed response record").arg(m_endpoint);
+        }
+        Request done = std::move(r);
+        m_inFlight.erase(it);
+        finish(done, end.error, end.message);
+        break;
+    }
+    }
+    return true;
+}
+
+void ApiDiscovery::finish(Request& r, HttpErrorKind error, const QString& message) {
+    if (!m_failure.isEmpty())
+        return;
+    if (error != HttpErrorKind::None) {
+        // The transport's line names the endpoint already.
+        m_failure = message.contains(m_endpoint)
+                        ? message
+                        : QStringLiteral("cannot reach %1: %2").arg(m_endpoint, message);
+        return;
+    }
+    if (r.status == 200) {
+        parse(r);
+        return;
+    }
+    QString why;
+    const auto status = parseStatusJson(
+        std::string_view(r.body.constData(), static_cast<std::size_t>(r.body.size())), &why);
+    if (r.status == 401)
+        m_failure =
+            QStringLiteral("%1 rejected the credentials%2 (401 Unauthorized)")
+                .arg(m_endpoint,
+                     m_user.isEmpty() ? QString() : QStringLiteral(" of user %1").arg(m_user));
+    else if (r.status == 403)
+        m_failure =
+            QStringLiteral("%1: 403 Forbidden: %2")
+                .arg(m_endpoint, status ? status->message : QStringLiteral("access denied"));
+    else if (r.purpose == Purpose::GroupResources && r.status == 503)
+        return; // an unavailable aggregated API
+    else
+        m_failure = QStringLiteral("%1: HTTP %2%3")
+                        .arg(m_endpoint, QString::number(r.status),
+                             status ? QStringLiteral(": ") + status->message : QString());
+}
+
+void ApiDiscovery::parse(const Request& r) {
+    const QJsonObject doc = QJsonDocument::fromJson(r.body).object();
+    switch (r.purpose) {
+    case Purpose::Version:
+        m_gitVersion = doc.value(QLatin1String("gitVersion")).toString();
+        break;
+    case Purpose::Groups:
+        for (const QJsonValue& g : doc.value(QLatin1String("groups")).toArray()) {
+            const QString gv = g.toObject()
+                                   .value(QLatin1String("preferredVersion"))
+                                   .toObject()
+                                   .value(QLatin1String("groupVersion"))
+                                   .toString();
+            if (!gv.isEmpty())
+                send(QStringLiteral("/apis/") + gv, Purpose::GroupResources, gv);
+        }
+        break;
+    case Purpose::CoreResources:
+    case Purpose::GroupResources: {
+        const QString gv =
+            r.purpose == Purpose::CoreResources ? QStringLiteral("v1") : r.groupVersion;
+        const QString group = gv.contains(u'/') ? gv.section(u'/', 0, 0) : QString();
+        const QString version = gv.section(u'/', -1);
+        for (const QJsonValue& v : doc.value(QLatin1String("resources")).toArray()) {
+            const QJsonObject o = v.toObject();
+            const QString name = o.value(QLatin1String("name")).toString();
+            const QJsonArray verbs = o.value(QLatin1String("verbs")).toArray();
+            // Subresources (pods/log) and what cannot be watched have no watch cache to see.
+            if (name.isEmpty() || name.contains(u'/') || !verbs.contains(QStringLiteral("list")) ||
+                !verbs.contains(QStringLiteral("watch")))
+                continue;
+            ResourceInfo info;
+            info.plural = name;
+            info.singular = o.value(QLatin1String("singularName")).toString();
+            info.kind = o.value(QLatin1String("kind")).toString();
+            info.group = group;
+            info.version = version;
+            info.namespaced = o.value(QLatin1String("namespaced")).toBool();
+            m_resources.push_back(info);
+        }
+        break;
+    }
+    }
+}
+
+} // namespace ws
