@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2317  # functions are called indirectly through run_phase
-# Set up a Debian 12 machine, build WatchScope in the presets default, asan and tsan and run the
-# test suite under each. This is what CI runs (.ci/run). It never starts the GUI.
+# Set up a Debian 12 machine, build WatchScope in the presets default, asan, tsan and fuzz and
+# run the test suite under each (fuzz: each libFuzzer target for a bounded time). This is what CI runs (.ci/run). It never starts the GUI.
 #
 #   scripts/setup-test.sh
 #
-# Phases: install (missing packages only) -> build default -> build asan -> build tsan -> test
-# default -> test asan -> test tsan. The tsan phases build and run only the threaded tests: the
+# Phases: install (missing packages only) -> build default -> build asan -> build tsan -> build
+# fuzz -> test default -> test asan -> test tsan -> test fuzz. The tsan phases build and run only the threaded tests: the
 # tsan test preset's filter (CMakePresets.json) selects them, and the build takes its target list
 # from that same filter (`ctest --preset tsan -N`). A failing phase does not stop the later
 # independent ones (a failed build skips only its own tests), so one run reports everything.
@@ -17,7 +17,7 @@
 # Environment (all optional):
 #   WS_CTEST_JOBS=2       parallel tests per ctest run
 #   WS_TEST_TIMEOUT=600   default per-test timeout in seconds (a test's own TIMEOUT wins)
-#   WS_PRESETS="default asan tsan"   which presets to build and test, in this order; e.g.
+#   WS_PRESETS="default asan tsan fuzz"   which presets to build and test, in this order; e.g.
 #                                    WS_PRESETS="default asan" skips the ThreadSanitizer phases
 set -euo pipefail
 
@@ -27,7 +27,7 @@ cd "$WS_ROOT"
 
 CTEST_JOBS="${WS_CTEST_JOBS:-2}"
 TEST_TIMEOUT="${WS_TEST_TIMEOUT:-600}"
-read -r -a PRESETS <<<"${WS_PRESETS:-default asan tsan}"
+read -r -a PRESETS <<<"${WS_PRESETS:-default asan tsan fuzz}"
 
 declare -A PHASE_TIME=()
 PHASE_ORDER=()

@@ -13,6 +13,7 @@
 
 #include <QCommandLineParser>
 #include <QEventLoop>
+#include <QFileInfo>
 #include <QTextStream>
 #include <QTimer>
 #include <atomic>
@@ -53,7 +54,9 @@ const char* kUsage =
     "            | --etcd URL[,URL...] [--prefix /registry/]\n"
     "              [--cacert CA.pem] [--cert CLIENT.pem] [--key CLIENT-KEY.pem]\n"
     "      --resources LIST  --duration 30s (scenarios: virtual time; default: their own)\n"
-    "      --anomalies FILE.jsonl  --timeline FILE.(csv|jsonl|trace.json)\n"
+    "      --out FILE.wscap  --anomalies FILE.jsonl  --timeline FILE.(csv|jsonl|trace.json)\n"
+    "  export FILE.wscap [--anomalies FILE.jsonl] [--timeline FILE.(csv|jsonl|trace.json)]\n"
+    "                                 replay a capture: what record wrote live, again\n"
     "  serve --listen HOST:PORT --scenario NAME [--server-version 1.16..1.36]\n"
     "        [--feature-gates G=true,...] [--seed N] [--apiserver N] [--duration D]\n"
     "        [--tls-cert F --tls-key F] [--client-ca F] [--token-file F] [--authorize-group G]\n"
@@ -95,7 +98,7 @@ int CliApp::run(const QStringList& arguments) {
     if (command == QLatin1String("serve"))
         return serve(rest);
     if (command == QLatin1String("export"))
-        return fail(QStringLiteral("'%1' is not available in this build yet").arg(command));
+        return exportCapture(rest);
     return fail(QStringLiteral("unknown command '%1' (try --help)").arg(command));
 }
 
@@ -215,13 +218,43 @@ int CliApp::record(const QStringList& arguments) {
         return fail(QStringLiteral("record: %1").arg(error));
     if (spec->kind != SourceSpec::Kind::Scenario && !spec->duration)
         spec->duration = seconds(30); // a live source runs for --duration (default 30s)
-    if (parser.isSet(out))
-        return fail(QStringLiteral("--out: capture files (.wscap) are not supported yet"));
     SessionOutputs outputs;
+    outputs.capturePath = parser.value(out);
     outputs.anomaliesPath = parser.value(anomalies);
     outputs.timelinePath = parser.value(timeline);
 
-    auto session = Session::prepared(SourceFactory::create(*spec, &error), *spec, outputs, &error);
+    return runSession(*spec, outputs, QStringLiteral("recorded"));
+}
+
+int CliApp::exportCapture(const QStringList& arguments) {
+    QCommandLineParser parser;
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    const QCommandLineOption anomalies(QStringLiteral("anomalies"), {}, QStringLiteral("FILE"));
+    const QCommandLineOption timeline(QStringLiteral("timeline"), {}, QStringLiteral("FILE"));
+    parser.addOptions({anomalies, timeline});
+    if (!parser.parse(arguments))
+        return fail(QStringLiteral("export: %1").arg(parser.errorText()));
+    const QStringList files = parser.positionalArguments();
+    if (files.size() != 1)
+        return fail(files.isEmpty()
+                        ? QStringLiteral("export: which capture? (export FILE.wscap)")
+                        : QStringLiteral("export: unexpected argument '%1'").arg(files.at(1)));
+    if (!parser.isSet(anomalies) && !parser.isSet(timeline))
+        return fail(
+            QStringLiteral("export: nothing to write (give --anomalies and/or --timeline)"));
+    SourceSpec spec;
+    spec.kind = SourceSpec::Kind::Capture;
+    spec.capture = files.front();
+    spec.captureSpeed = 0;
+    SessionOutputs outputs;
+    outputs.anomaliesPath = parser.value(anomalies);
+    outputs.timelinePath = parser.value(timeline);
+    return runSession(spec, outputs, QStringLiteral("exported"));
+}
+
+int CliApp::runSession(const SourceSpec& spec, const SessionOutputs& outputs, const QString& verb) {
+    QString error;
+    auto session = Session::prepared(SourceFactory::create(spec, &error), spec, outputs, &error);
     if (!session)
         return fail(error);
     const bool progress = isatty(fileno(stderr));
@@ -248,10 +281,23 @@ int CliApp::record(const QStringList& arguments) {
         &error);
     if (!ok)
         return fail(error, 1);
-    QTextStream(stdout) << QStringLiteral("recorded %1 of %2: %3 events, %4 anomalies\n")
-                               .arg(formatDuration(endedAt), session->description())
+    for (int i = 0; i < session->sourceCount(); ++i)
+        if (const QString w = session->source(i)->warning(); !w.isEmpty())
+            err() << QStringLiteral("watchscope-cli: warning: %1\n").arg(w) << Qt::flush;
+    QTextStream(stdout) << QStringLiteral("%1 %2 of %3: %4 events, %5 anomalies\n")
+                               .arg(verb, formatDuration(endedAt), session->description())
                                .arg(totalEvents)
                                .arg(anomalyCount);
+    if (!outputs.capturePath.isEmpty()) {
+        const qint64 onDisk = QFileInfo(outputs.capturePath).size();
+        const qint64 received = session->pipeline().bytesReceived();
+        QTextStream(stdout) << QStringLiteral("capture %1: %2 bytes, %3 of the %4 bytes received\n")
+                                   .arg(outputs.capturePath)
+                                   .arg(onDisk)
+                                   .arg(received > 0 ? double(onDisk) / double(received) : 0.0, 0,
+                                        'f', 3)
+                                   .arg(received);
+    }
     return 0;
 }
 

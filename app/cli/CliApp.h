@@ -1,5 +1,8 @@
 #pragma once
 
+#include "engine/SessionOutputs.h"
+#include "engine/SourceSpec.h"
+
 #include <QStringList>
 #include <cstdint>
 
@@ -14,6 +17,8 @@ public:
 private:
     int scenarios();
     int record(const QStringList& arguments);
+    int exportCapture(const QStringList& arguments);
+    int runSession(const SourceSpec& spec, const SessionOutputs& outputs, const QString& verb);
     int load(const QStringList& arguments);
     int serve(const QStringList& arguments);
     int usage(int exitCode);

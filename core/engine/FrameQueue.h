@@ -1,6 +1,6 @@
 #pragma once
 
-#include "Frame.h"
+#include "model/Frame.h"
 
 #include <mutex>
 #include <vector>

@@ -20,16 +20,26 @@ Pipeline::Pipeline(PipelineOptions options)
 }
 
 Pipeline::~Pipeline() {
-    closeOutputs(nullptr);
+    closeOutputs(0, nullptr);
 }
 
-bool Pipeline::openOutputs(QString* error) {
-    m_wallStart = QDateTime::currentDateTimeUtc();
-    return m_recorder.open(m_options.outputs, m_wallStart, m_timeline, error);
+bool Pipeline::openOutputs(const CaptureHeader& capture, const QDateTime& wallStart,
+                           QString* error) {
+    // A replay starts when its capture did, so wall-clock times come out as they did live.
+    m_wallStart = wallStart.isValid() ? wallStart.toUTC() : QDateTime::currentDateTimeUtc();
+    CaptureHeader header = capture;
+    header.createdUtc = m_wallStart.toString(Qt::ISODateWithMs);
+    if (!m_recorder.open(m_options.outputs, m_wallStart, m_timeline, header, error))
+        return false;
+    if (FrameTap* tap = m_recorder.captureTap())
+        addTap(tap);
+    return true;
 }
 
-bool Pipeline::closeOutputs(QString* error) {
-    return m_recorder.close(error);
+bool Pipeline::closeOutputs(TimeUs endTime, QString* error) {
+    if (FrameTap* tap = m_recorder.captureTap())
+        std::erase(m_taps, tap);
+    return m_recorder.close(endTime, error);
 }
 
 void Pipeline::connectionOpened(const ConnectionInfo& connection) {

@@ -1,11 +1,11 @@
 #pragma once
 
 #include "EngineUpdate.h"
-#include "Frame.h"
 #include "ResourceFilter.h"
 #include "SessionOutputs.h"
 #include "SessionRecorder.h"
 #include "detect/DetectorHub.h"
+#include "model/Frame.h"
 #include "model/KeyTable.h"
 #include "timeline/TimelineStore.h"
 
@@ -36,11 +36,15 @@ public:
     DetectorHub& hub() { return m_hub; }
     TimelineStore& timeline() { return m_timeline; }
     const ResourceFilter& resources() const { return m_options.resources; }
+    const PipelineOptions& options() const { return m_options; }
 
     // Opens the files the user asked for (a bad path fails before any work); wall-clock start
     // of the session is now.
-    bool openOutputs(QString* error);
-    bool closeOutputs(QString* error);
+    // A capture (--out) is written as a frame tap, with `capture` as its header (its time: the
+    // session's start). `wallStart` invalid: the session starts now.
+    bool openOutputs(const CaptureHeader& capture, const QDateTime& wallStart, QString* error);
+    bool closeOutputs(TimeUs endTime, QString* error);
+    const SessionRecorder& recorder() const { return m_recorder; }
     QDateTime wallStart() const { return m_wallStart; }
 
     // For a watcher over many resources (an etcd keyspace): the resource of an anomaly that

@@ -1,5 +1,8 @@
 #include "Session.h"
 
+#include <QCoreApplication>
+#include <QDateTime>
+
 #include "SessionLoop.h"
 
 #include <QMetaObject>
@@ -61,7 +64,26 @@ bool Session::prepare(QString* error) {
             return false;
         }
     }
-    if (!m_pipeline.openOutputs(error))
+    if (!m_pipeline.options().outputs.capturePath.isEmpty())
+        for (auto& s : m_sources)
+            if (s->replayInfo().isEmpty()) {
+                *error = QStringLiteral("--out: capturing a %1 source is not available yet "
+                                        "(etcd sources can be captured)")
+                             .arg(s->kind());
+                return false;
+            }
+    CaptureHeader capture;
+    capture.creator = QStringLiteral("WatchScope %1").arg(QCoreApplication::applicationVersion());
+    capture.description = description();
+    if (!m_sources.empty()) {
+        capture.sourceKind = m_sources.front()->kind();
+        capture.replay = m_sources.front()->replayInfo();
+    }
+    QDateTime wallStart;
+    for (auto& s : m_sources)
+        if (!wallStart.isValid())
+            wallStart = s->wallStart();
+    if (!m_pipeline.openOutputs(capture, wallStart, error))
         return false;
     m_prepared = true;
     return true;

@@ -54,7 +54,10 @@ bool SessionLoop::run(const std::atomic<bool>& stop, const Publish& publish, QSt
     if (publish)
         publish(m_pipeline.takeUpdate(m_sources, true, wall.nsecsElapsed() / 1000));
     QString closeError;
-    const bool closed = m_pipeline.closeOutputs(&closeError);
+    TimeUs end = 0;
+    for (Source* s : m_sources)
+        end = std::max(end, s->now());
+    const bool closed = m_pipeline.closeOutputs(end, &closeError);
     if (!failure.isEmpty()) {
         *error = failure;
         return false;

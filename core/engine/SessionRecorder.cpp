@@ -1,5 +1,6 @@
 #include "SessionRecorder.h"
 
+#include "capture/CaptureWriter.h"
 #include "export/AnomalyJsonlWriter.h"
 #include "export/TimelineWriter.h"
 
@@ -7,14 +8,15 @@ namespace ws {
 
 SessionRecorder::SessionRecorder() = default;
 SessionRecorder::~SessionRecorder() {
-    close(nullptr);
+    close(0, nullptr);
 }
 
 bool SessionRecorder::open(const SessionOutputs& outputs, const QDateTime& wallClockStart,
-                           TimelineStore& store, QString* error) {
+                           TimelineStore& store, const CaptureHeader& capture, QString* error) {
     if (!outputs.capturePath.isEmpty()) {
-        *error = QStringLiteral("--out: capture files (.wscap) are not supported yet");
-        return false;
+        m_capture = std::make_unique<CaptureWriter>();
+        if (!m_capture->open(outputs.capturePath, capture, error))
+            return false;
     }
     if (!outputs.anomaliesPath.isEmpty()) {
         m_anomalies = std::make_unique<AnomalyJsonlWriter>(wallClockStart);
@@ -37,9 +39,18 @@ void SessionRecorder::record(const Anomaly& anomaly) {
         m_timeline->addAnomaly(anomaly);
 }
 
-bool SessionRecorder::close(QString* error) {
+FrameTap* SessionRecorder::captureTap() const {
+    return m_capture.get();
+}
+
+bool SessionRecorder::close(TimeUs endTime, QString* error) {
     bool ok = true;
     QString e;
+    if (m_capture && !m_capture->close(endTime, &e)) {
+        ok = false;
+        if (error)
+            *error = e;
+    }
     if (m_anomalies && !m_anomalies->close(&e)) {
         ok = false;
         if (error)
@@ -52,6 +63,7 @@ bool SessionRecorder::close(QString* error) {
     }
     m_anomalies.reset();
     m_timeline.reset();
+    m_capture.reset();
     return ok;
 }
 

@@ -3,6 +3,8 @@
 #include "EngineUpdate.h"
 #include "model/ResourceVersion.h"
 
+#include <QDateTime>
+#include <QJsonObject>
 #include <QString>
 #include <QStringList>
 
@@ -24,6 +26,14 @@ public:
 
     virtual QString description() const = 0; // one line, never credentials
     virtual QString explanation() const { return {}; }
+    // What a capture's header keeps so that a replay can run this source's frames again
+    // (docs/capture-format.md): a scenario's YAML and seed, an etcd prefix, ... Never a secret.
+    virtual QJsonObject replayInfo() const { return {}; }
+    // When the session began, if the source knows better than now (a capture replay: when the
+    // capture began). Invalid: now.
+    virtual QDateTime wallStart() const { return {}; }
+    // One line the user should see once the session ended (a truncated capture), or empty.
+    virtual QString warning() const { return {}; }
     virtual QString kind() const = 0; // "simulator", "etcd", "cluster", "capture"
 
     // Checks the input without touching the network (loads files, validates options); false

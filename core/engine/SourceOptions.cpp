@@ -186,6 +186,8 @@ std::optional<SourceSpec> SourceOptions::spec(bool scenarioByDefault, QString* e
         s.auditLogs = commaList(m_parser.values(m_auditLog));
         s.follow = m_parser.isSet(m_follow);
         break;
+    case SourceSpec::Kind::Capture:
+        break; // never from these options: `export FILE` and `--open FILE` name a capture
     }
     return s;
 }

@@ -14,6 +14,8 @@ QString SourceSpec::kindName(Kind kind) {
         return QStringLiteral("server");
     case Kind::AuditLog:
         return QStringLiteral("audit log");
+    case Kind::Capture:
+        return QStringLiteral("capture");
     }
     return {};
 }
@@ -43,6 +45,8 @@ QString SourceSpec::describe() const {
         return QStringLiteral("apiserver %1").arg(servers.join(QLatin1Char(',')));
     case Kind::AuditLog:
         return QStringLiteral("audit log %1").arg(auditLogs.join(QLatin1Char(',')));
+    case Kind::Capture:
+        return QStringLiteral("capture %1").arg(capture);
     }
     return {};
 }

@@ -34,17 +34,19 @@ struct EtcdSourceSpec {
 };
 
 struct SourceSpec {
-    enum class Kind { Scenario, Etcd, Kubeconfig, Server, AuditLog };
+    enum class Kind { Scenario, Etcd, Kubeconfig, Server, AuditLog, Capture };
     Kind kind = Kind::Scenario;
     ScenarioSourceSpec scenario;
     EtcdSourceSpec etcd;
-    QString kubeconfig;    // Kubeconfig
-    QString context;       // Kubeconfig: empty = current-context
-    QStringList servers;   // Server: apiservers of one cluster
-    QString clientGo;      // Kubeconfig / Server: client-go profile; empty = newest
-    QStringList auditLogs; // AuditLog
-    bool follow = false;   // AuditLog: keep reading a growing file
-    QStringList resources; // plural names to show; empty: every one
+    QString kubeconfig;      // Kubeconfig
+    QString context;         // Kubeconfig: empty = current-context
+    QStringList servers;     // Server: apiservers of one cluster
+    QString clientGo;        // Kubeconfig / Server: client-go profile; empty = newest
+    QStringList auditLogs;   // AuditLog
+    bool follow = false;     // AuditLog: keep reading a growing file
+    QString capture;         // Capture: the .wscap file replayed
+    double captureSpeed = 0; // Capture: recorded seconds per wall second; 0: as fast as possible
+    QStringList resources;   // plural names to show; empty: every one
     // Scenario: virtual time (default: the scenario's own length). Live: wall-clock time
     // (default: until stopped).
     std::optional<TimeUs> duration;

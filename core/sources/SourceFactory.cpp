@@ -1,5 +1,6 @@
 #include "SourceFactory.h"
 
+#include "sources/capture/CaptureSource.h"
 #include "sources/cluster/ClusterSource.h"
 #include "sources/etcd/EtcdSource.h"
 #include "sources/sim/SimSource.h"
@@ -18,6 +19,9 @@ std::vector<std::unique_ptr<Source>> SourceFactory::create(const SourceSpec& spe
     case SourceSpec::Kind::Kubeconfig:
     case SourceSpec::Kind::Server:
         sources.push_back(std::make_unique<ClusterSource>(spec));
+        return sources;
+    case SourceSpec::Kind::Capture:
+        sources.push_back(std::make_unique<CaptureSource>(spec.capture, spec.captureSpeed));
         return sources;
     case SourceSpec::Kind::AuditLog:
         break;

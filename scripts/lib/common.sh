@@ -29,8 +29,9 @@ WS_BUILD_PACKAGES=(
 
 # Extra packages for running the test suite (see ws_test_packages for the conditional ones):
 # openssl makes the test CA and certificates of the TLS tests; python3-kubernetes is the official
-# Python client the serve tests drive.
-WS_TEST_PACKAGES=(xvfb xauth openssl python3 python3-kubernetes)
+# Python client the serve tests drive. clang and its runtime (libFuzzer, named explicitly: clang
+# only recommends it) build the `fuzz` preset.
+WS_TEST_PACKAGES=(xvfb xauth openssl python3 python3-kubernetes clang libclang-rt-14-dev)
 
 # ---------------------------------------------------------------------------------------------
 # Logging

@@ -77,6 +77,19 @@ private slots:
         QTest::newRow("load unreachable")
             << QStringList{"load", "--etcd", "http://127.0.0.1:1", "--duration", "1s"}
             << "etcd at http://127.0.0.1:1: ";
+        QTest::newRow("export without file") << QStringList{"export"} << "export: which capture?";
+        QTest::newRow("export missing file")
+            << QStringList{"export", "/nonexistent/x.wscap", "--anomalies", "/tmp/a.jsonl"}
+            << "cannot read /nonexistent/x.wscap";
+        QTest::newRow("export not a capture")
+            << QStringList{"export", qEnvironmentVariable("WS_SOURCE_DIR") + "/README.md",
+                           "--anomalies", "/tmp/a.jsonl"}
+            << "README.md is not a WatchScope capture (.wscap)";
+        QTest::newRow("export nothing to write")
+            << QStringList{"export", "x.wscap"} << "export: nothing to write";
+        QTest::newRow("capture of a scenario")
+            << QStringList{"record", "--scenario", "healthy", "--out", "/tmp/x.wscap"}
+            << "--out: capturing a simulator source is not available yet";
         QTest::newRow("bad timeline format")
             << QStringList{"record", "--scenario", "healthy", "--timeline", "/tmp/x.xml"}
             << "x.xml";

@@ -5,12 +5,15 @@
 #include "EtcdTestCluster.h"
 #include "engine/Session.h"
 #include "model/AnomalyKind.h"
+#include "sources/SourceFactory.h"
 #include "sources/etcd/EtcdFrameDecoder.h"
 #include "sources/etcd/EtcdFrameKind.h"
 #include "sources/etcd/EtcdLoadGenerator.h"
 #include "sources/etcd/EtcdSource.h"
 
+#include <QFile>
 #include <QSet>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace ws;
@@ -65,7 +68,14 @@ private slots:
         EtcdSource* etcd = source.get();
         std::vector<std::unique_ptr<Source>> sources;
         sources.push_back(std::move(source));
-        Session session(std::move(sources), {});
+        // The live session writes a capture and its own exports ...
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        PipelineOptions options;
+        options.outputs.capturePath = dir.filePath(QStringLiteral("live.wscap"));
+        options.outputs.anomaliesPath = dir.filePath(QStringLiteral("live.jsonl"));
+        options.outputs.timelinePath = dir.filePath(QStringLiteral("live.csv"));
+        Session session(std::move(sources), options);
         RecordingTap tap;
         session.pipeline().addTap(&tap);
         session.start();
@@ -154,6 +164,31 @@ private slots:
         QVERIFY2(error.contains(QLatin1String("malformed")), qPrintable(error));
         broken.kind = 999;
         QVERIFY(!decoder.decode(broken, &error));
+
+        // ... and the capture, exported as `watchscope-cli export` does, writes them again:
+        // byte for byte the same anomalies (wall-clock times included) and timeline.
+        SourceSpec exported;
+        exported.kind = SourceSpec::Kind::Capture;
+        exported.capture = options.outputs.capturePath;
+        SessionOutputs again2;
+        again2.anomaliesPath = dir.filePath(QStringLiteral("export.jsonl"));
+        again2.timelinePath = dir.filePath(QStringLiteral("export.csv"));
+        auto replaySession =
+            Session::prepared(SourceFactory::create(exported, &error), exported, again2, &error);
+        QVERIFY2(replaySession, qPrintable(error));
+        QVERIFY2(replaySession->runHere({}, &error), qPrintable(error));
+        QVERIFY(replaySession->source(0)->warning().isEmpty());
+        auto read = [](const QString& path) {
+            QFile f(path);
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("unreadable");
+        };
+        const QByteArray liveJsonl = read(options.outputs.anomaliesPath);
+        QVERIFY(liveJsonl.contains("\"kind\":\"too-old-rv\""));
+        QCOMPARE(read(again2.anomaliesPath), liveJsonl);
+        const QByteArray liveCsv = read(options.outputs.timelinePath);
+        QVERIFY(liveCsv.count('\n') > 20);
+        QCOMPARE(read(again2.timelinePath), liveCsv);
+        QCOMPARE(describe(replaySession->anomalies()), describe(liveAnomalies));
     }
 };
 

@@ -1,12 +1,12 @@
 #pragma once
 
-#include "engine/Frame.h"
 #include "http/HttpFrameKind.h"
 #include "http/HttpRequest.h"
 #include "kube/ApiStatus.h"
 #include "kube/Backoff.h"
 #include "kube/ClientProfile.h"
 #include "kube/ResourceCatalog.h"
+#include "model/Frame.h"
 #include "model/Observation.h"
 #include "util/SeededRandom.h"
 #include "json/JsonObjectSplitter.h"

@@ -104,6 +104,8 @@ bool EtcdFrameDecoder::decode(const Frame& frame, QString* error) {
         m_processor.noteHead(head);
         return true;
     }
+    case EtcdFrameKind::Tick:
+        return true; // the session's clock, not the stream's: EtcdFrameConsumer handles it
     }
     return bad("unknown kind");
 }

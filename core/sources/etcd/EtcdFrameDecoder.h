@@ -2,7 +2,7 @@
 
 #include "EtcdWatchStream.h"
 #include "EtcdWireWatchResponse.h"
-#include "engine/Frame.h"
+#include "model/Frame.h"
 
 namespace ws {
 

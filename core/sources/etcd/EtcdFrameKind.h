@@ -16,6 +16,10 @@ enum class EtcdFrameKind : std::uint16_t {
     ListFailed = 6,      // control: QString message, bool compacted
     WatchBroken = 7,     // control: QString message, bool transport, qint64 retry in ms
     Status = 8,          // control: qint64 header revision of a Maintenance.Status answer
+    // control: bool final. The session's clock: the source ticked its detectors (and sampled the
+    // series when due; always when final) at this time. Recorded so that a replay ticks and
+    // samples exactly where the live session did.
+    Tick = 9,
 };
 
 } // namespace ws

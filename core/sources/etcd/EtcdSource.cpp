@@ -1,11 +1,12 @@
 #include "EtcdSource.h"
 
-#include "EtcdFrameDecoder.h"
+#include "EtcdFrameConsumer.h"
 #include "EtcdFrameRecorder.h"
 #include "EtcdWatchStream.h"
 #include "engine/Pipeline.h"
 #include "engine/SeriesNames.h"
 
+#include <QJsonArray>
 #include <pthread.h>
 
 namespace ws {
@@ -17,8 +18,7 @@ bool wholeKeyspace(const QString& prefix) {
            prefix == QLatin1String("/registry/") || prefix == QLatin1String("/registry");
 }
 
-constexpr TimeUs kSampleInterval = milliseconds(90); // >= 10 samples a second
-const QString kWatcherId = QStringLiteral("watchscope/etcd");
+constexpr TimeUs kTickInterval = milliseconds(10);
 
 } // namespace
 
@@ -62,6 +62,15 @@ QString EtcdSource::description() const {
     return d;
 }
 
+QJsonObject EtcdSource::replayInfo() const {
+    // What the frames were decoded with; endpoints for the reader's information only.
+    QJsonObject o;
+    o.insert(QStringLiteral("prefix"), m_spec.prefix);
+    o.insert(QStringLiteral("watchCache"), m_spec.watchCache);
+    o.insert(QStringLiteral("endpoints"), QJsonArray::fromStringList(m_spec.endpoints));
+    return o;
+}
+
 bool EtcdSource::prepare(QString* error) {
     // Validates the endpoints and reads the TLS files; no network.
     m_client = std::make_unique<EtcdClient>(m_connect);
@@ -75,17 +84,14 @@ bool EtcdSource::prepare(QString* error) {
 EtcdEventProcessor::Options EtcdSource::processorOptions(const EtcdSourceSpec& spec) {
     EtcdEventProcessor::Options po;
     po.prefix = (spec.prefix.isEmpty() ? QStringLiteral("/registry/") : spec.prefix).toStdString();
-    po.watcherId = kWatcherId;
+    po.watcherId = EtcdFrameConsumer::watcherId();
     po.seesEveryRevision = wholeKeyspace(spec.prefix);
     po.watchCache = spec.watchCache;
     return po;
 }
 
 bool EtcdSource::open(Pipeline& pipeline, QString*) {
-    const EtcdEventProcessor::Options po = processorOptions(m_spec);
-    m_processor =
-        std::make_unique<EtcdEventProcessor>(po, pipeline, [this] { return m_decodeTime; });
-    m_decoder = std::make_unique<EtcdFrameDecoder>(*m_processor);
+    m_consumer = std::make_unique<EtcdFrameConsumer>(m_spec, pipeline);
     m_clock.start();
     m_recorder =
         std::make_unique<EtcdFrameRecorder>(m_queue, m_connection, [this] { return now(); });
@@ -159,19 +165,12 @@ void EtcdSource::decodeQueued(Pipeline& pipeline) {
     m_queue.drain(m_frames);
     if (!m_frames.empty() && !m_connectionOpened)
         openConnection(pipeline);
-    for (const Frame& f : m_frames) {
+    for (Frame& f : m_frames) {
+        // Stamped on the transport thread before it was queued: a tick of this thread may
+        // already have passed that time. Session time only moves forward.
+        f.received = std::max(f.received, m_lastTick);
         pipeline.frameReceived(f);
-        m_decodeTime = f.received;
-        QString error;
-        if (!m_decoder->decode(f, &error)) {
-            Anomaly a;
-            a.time = f.received;
-            a.kind = AnomalyKind::StreamError;
-            a.source = AnomalySource::Etcd;
-            a.watcher = kWatcherId;
-            a.message = error;
-            pipeline.hub().report(a);
-        }
+        m_consumer->consume(f);
     }
     m_frames.clear();
 }
@@ -180,37 +179,19 @@ TimeUs EtcdSource::poll(Pipeline& pipeline) {
     const bool any = m_queue.pending() > 0;
     decodeQueued(pipeline);
     const TimeUs t = now();
-    m_decodeTime = t;
-    m_processor->tick();
-    if (t >= m_nextSample) {
-        m_nextSample = t + kSampleInterval;
-        sample(pipeline, t);
-    }
+    if (t - m_lastTick >= kTickInterval)
+        tick(pipeline, t, false);
     return any ? 0 : milliseconds(2);
 }
 
-void EtcdSource::sample(Pipeline& pipeline, TimeUs t) {
-    TimelineStore& timeline = pipeline.timeline();
-    const EtcdProcessorStats st = m_processor->stats();
-    if (st.headRevision == 0 && st.position == 0)
-        return; // nothing known yet
-    const ResourceVersion head = std::max(st.headRevision, st.position);
-    const double lagSec = m_processor->lagSeconds();
-    for (const EtcdResourceStats& r : m_processor->resourceStats()) {
-        auto add = [&](const QString& name, double v) {
-            timeline.append(timeline.series(r.resource, name), t, v);
-        };
-        add(series::headRv(), double(head));
-        add(series::watcherRv(kWatcherId), double(st.position));
-        add(series::watcherLag(kWatcherId), double(head - st.position));
-        add(series::watcherLagSeconds(kWatcherId), lagSec);
-        if (r.cacheReady) {
-            add(series::cacheRv(), double(r.cacheRv));
-            add(series::bufferUsed(), double(r.bufferUsed));
-            add(series::bufferCapacity(), double(r.bufferCapacity));
-            add(series::bufferOldestRv(), double(r.bufferOldestRv));
-        }
-    }
+void EtcdSource::tick(Pipeline& pipeline, TimeUs t, bool final) {
+    m_lastTick = t;
+    // Before the first frame there is no connection to hold the tick, and nothing to tick.
+    if (!m_connectionOpened)
+        return;
+    const Frame f = EtcdFrameConsumer::tick(m_connection, t, final);
+    pipeline.frameReceived(f);
+    m_consumer->consume(f);
 }
 
 bool EtcdSource::finished() const {
@@ -225,9 +206,9 @@ QString EtcdSource::failure() const {
 QString EtcdSource::state() const {
     if (!m_connected)
         return QStringLiteral("Connecting to %1").arg(m_spec.endpoints.join(QLatin1Char(',')));
-    if (!m_processor)
+    if (!m_consumer)
         return {};
-    const EtcdProcessorStats st = m_processor->stats();
+    const EtcdProcessorStats st = m_consumer->stats();
     if (st.state == QLatin1String("watching"))
         return {};
     QString s = QStringLiteral("etcd: %1").arg(st.state);
@@ -240,10 +221,9 @@ void EtcdSource::close(Pipeline& pipeline) {
     if (m_closed)
         return;
     stopTransport();
-    if (m_processor) {
+    if (m_consumer) {
         decodeQueued(pipeline); // what arrived before the stop
-        m_decodeTime = now();
-        sample(pipeline, m_decodeTime);
+        tick(pipeline, now(), true);
     }
     std::lock_guard lock(m_mutex);
     m_stream.reset();
@@ -251,7 +231,7 @@ void EtcdSource::close(Pipeline& pipeline) {
 }
 
 QStringList EtcdSource::resources() const {
-    return m_processor ? m_processor->resources() : QStringList();
+    return m_consumer ? m_consumer->resources() : QStringList();
 }
 
 TimeUs EtcdSource::now() const {
@@ -259,38 +239,14 @@ TimeUs EtcdSource::now() const {
 }
 
 qint64 EtcdSource::totalEvents() const {
-    return m_processor ? m_processor->stats().events : 0;
+    return m_consumer ? m_consumer->totalEvents() : 0;
 }
 
 void EtcdSource::snapshot(QVector<CacheSnapshot>& caches,
                           QVector<WatcherSnapshot>& watchers) const {
-    if (!m_processor)
-        return;
-    const EtcdProcessorStats st = m_processor->stats();
-    const ResourceVersion head = std::max(st.headRevision, st.position);
-    const double lagSec = m_processor->lagSeconds();
-    for (const EtcdResourceStats& r : m_processor->resourceStats()) {
-        CacheSnapshot c;
-        c.resource = r.resource;
-        c.headRv = head;
-        c.cacheRv = r.cacheReady ? r.cacheRv : 0;
-        c.bufferUsed = r.bufferUsed;
-        c.bufferCapacity = r.bufferCapacity;
-        c.bufferOldestRv = r.bufferOldestRv;
-        c.objects = r.objects;
-        caches.push_back(c);
-        WatcherSnapshot w;
-        w.id = kWatcherId;
-        w.resource = r.resource;
-        w.profile = QStringLiteral("etcd watch");
-        w.state = m_connected ? st.state : QStringLiteral("connecting");
-        w.rv = st.position;
-        w.lagRevisions = head - st.position;
-        w.lagSeconds = lagSec;
-        w.eventsReceived = r.creates + r.updates + r.deletes;
-        w.relists = static_cast<int>(std::max<qint64>(0, st.lists - 1));
-        watchers.push_back(w);
-    }
+    if (m_consumer)
+        m_consumer->snapshot(caches, watchers,
+                             m_connected ? QString() : QStringLiteral("connecting"));
 }
 
 bool EtcdSource::probe(const EtcdConnectOptions& options, QString* error, EtcdStatus* status) {
@@ -308,7 +264,7 @@ bool EtcdSource::probe(const EtcdConnectOptions& options, QString* error, EtcdSt
 }
 
 EtcdProcessorStats EtcdSource::stats() const {
-    return m_processor ? m_processor->stats() : EtcdProcessorStats{};
+    return m_consumer ? m_consumer->stats() : EtcdProcessorStats{};
 }
 
 EtcdWatchStream* EtcdSource::stream() const {

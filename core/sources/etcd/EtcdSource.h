@@ -15,16 +15,18 @@
 
 namespace ws {
 
-class EtcdFrameDecoder;
+class EtcdFrameConsumer;
 class EtcdFrameRecorder;
 class EtcdWatchStream;
 
 // A live etcd as a source. A transport thread asks Status (the first answer is the connection
 // check: it fails the source with one clear line), then runs the bidi watch (EtcdWatchStream,
 // its own thread) and keeps polling Status for the head revision; everything they receive
-// becomes frames (EtcdFrameRecorder). On the session thread, poll() decodes the frames
-// (EtcdFrameDecoder -> EtcdEventProcessor -> the pipeline's DetectorHub) and samples the SPEC §3
-// series per resource. Nothing here blocks the thread that builds or opens it.
+// becomes frames (EtcdFrameRecorder). On the session thread, poll() hands the frames to an
+// EtcdFrameConsumer (decoder -> EtcdEventProcessor -> the pipeline's DetectorHub), and every
+// 10 ms a Tick frame of its own (detectors ticked, SPEC §3 series sampled when due): a capture
+// holds the ticks too, so its replay does exactly what the live session did. Nothing here blocks
+// the thread that builds or opens it.
 class EtcdSource : public Source {
 public:
     EtcdSource(EtcdSourceSpec spec, std::optional<TimeUs> duration);
@@ -32,6 +34,7 @@ public:
 
     QString description() const override;
     QString kind() const override { return QStringLiteral("etcd"); }
+    QJsonObject replayInfo() const override;
     bool prepare(QString* error) override;
     bool open(Pipeline& pipeline, QString* error) override;
     TimeUs poll(Pipeline& pipeline) override;
@@ -63,20 +66,18 @@ private:
     void stopTransport();
     void decodeQueued(Pipeline& pipeline);
     void openConnection(Pipeline& pipeline);
-    void sample(Pipeline& pipeline, TimeUs t);
+    void tick(Pipeline& pipeline, TimeUs t, bool final);
 
     EtcdSourceSpec m_spec;
     std::optional<TimeUs> m_duration;
     EtcdConnectOptions m_connect;
     std::unique_ptr<EtcdClient> m_client;
-    std::unique_ptr<EtcdEventProcessor> m_processor;
-    std::unique_ptr<EtcdFrameDecoder> m_decoder;
+    std::unique_ptr<EtcdFrameConsumer> m_consumer; // decodes, ticks, samples: as a replay does
     std::unique_ptr<EtcdFrameRecorder> m_recorder;
     FrameQueue m_queue;
     std::vector<Frame> m_frames; // drained, being decoded
     QElapsedTimer m_clock;       // session time of this source: since open()
-    TimeUs m_decodeTime = 0;     // the processor's clock: a frame's receive time while decoding
-    TimeUs m_nextSample = 0;
+    TimeUs m_lastTick = 0;
     std::thread m_transport;
     std::atomic<bool> m_stopping{false};
     std::atomic<bool> m_connected{false};

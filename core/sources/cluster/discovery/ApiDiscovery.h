@@ -1,7 +1,7 @@
 #pragma once
 
-#include "engine/Frame.h"
 #include "kube/ResourceCatalog.h"
+#include "model/Frame.h"
 #include "sources/cluster/http/HttpFrameKind.h"
 
 #include <QByteArray>

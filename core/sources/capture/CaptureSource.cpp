@@ -1,0 +1,117 @@
+#include "CaptureSource.h"
+
+#include "engine/Pipeline.h"
+#include "sources/etcd/EtcdFrameConsumer.h"
+
+#include <limits>
+
+namespace ws {
+
+namespace {
+constexpr int kRecordsPerPoll = 4096; // at max speed: a slice, then the session may publish
+} // namespace
+
+CaptureSource::CaptureSource(QString path, double speed)
+    : m_path(std::move(path)), m_speed(speed) {}
+
+CaptureSource::~CaptureSource() = default;
+
+QString CaptureSource::description() const {
+    const QString what = m_reader.header().description;
+    return QStringLiteral("capture %1%2")
+        .arg(m_path, what.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(what));
+}
+
+QDateTime CaptureSource::wallStart() const {
+    return QDateTime::fromString(m_reader.header().createdUtc, Qt::ISODateWithMs);
+}
+
+bool CaptureSource::prepare(QString* error) {
+    if (!m_reader.open(m_path, error))
+        return false;
+    const QString kind = m_reader.header().sourceKind;
+    if (kind != QLatin1String("etcd")) {
+        *error = QStringLiteral("%1: replaying a capture of a %2 source is not available yet")
+                     .arg(m_path, kind);
+        return false;
+    }
+    return true;
+}
+
+bool CaptureSource::open(Pipeline& pipeline, QString*) {
+    EtcdSourceSpec spec;
+    const QJsonObject replay = m_reader.header().replay;
+    spec.prefix = replay.value(QLatin1String("prefix")).toString(QStringLiteral("/registry/"));
+    spec.watchCache = replay.value(QLatin1String("watchCache")).toBool(true);
+    m_etcd = std::make_unique<EtcdFrameConsumer>(spec, pipeline);
+    m_wall.start();
+    return true;
+}
+
+bool CaptureSource::feed(Pipeline& pipeline, const CaptureRecord& r) {
+    switch (r.type) {
+    case CaptureRecord::Type::Connection:
+        pipeline.connectionOpened(r.connection);
+        return true;
+    case CaptureRecord::Type::Frame:
+        m_time = std::max(m_time, r.frame.received);
+        pipeline.frameReceived(r.frame);
+        m_etcd->consume(r.frame);
+        return true;
+    case CaptureRecord::Type::End:
+        return false;
+    }
+    return false;
+}
+
+TimeUs CaptureSource::poll(Pipeline& pipeline) {
+    const TimeUs due = m_speed > 0
+                           ? static_cast<TimeUs>(double(m_wall.nsecsElapsed() / 1000) * m_speed)
+                           : std::numeric_limits<TimeUs>::max();
+    for (int i = 0; i < kRecordsPerPoll && !m_done; ++i) {
+        if (!m_hasPending) {
+            if (!m_reader.next(&m_pending)) {
+                m_done = true;
+                break;
+            }
+            m_hasPending = true;
+        }
+        if (m_pending.type == CaptureRecord::Type::Frame && m_pending.frame.received > due)
+            return std::min<TimeUs>(
+                milliseconds(5),
+                static_cast<TimeUs>(double(m_pending.frame.received - due) / m_speed));
+        m_hasPending = false;
+        if (!feed(pipeline, m_pending))
+            m_done = true;
+    }
+    return 0; // the detectors tick on the recorded Tick frames only, as they did live
+}
+
+QString CaptureSource::state() const {
+    if (m_done)
+        return {};
+    return QStringLiteral("Replaying %1 (%2 of %3 bytes)")
+        .arg(m_path)
+        .arg(m_reader.position())
+        .arg(m_reader.size());
+}
+
+void CaptureSource::close(Pipeline&) {
+    m_done = true;
+}
+
+QStringList CaptureSource::resources() const {
+    return m_etcd ? m_etcd->resources() : QStringList();
+}
+
+qint64 CaptureSource::totalEvents() const {
+    return m_etcd ? m_etcd->totalEvents() : 0;
+}
+
+void CaptureSource::snapshot(QVector<CacheSnapshot>& caches,
+                             QVector<WatcherSnapshot>& watchers) const {
+    if (m_etcd)
+        m_etcd->snapshot(caches, watchers, QString());
+}
+
+} // namespace ws

@@ -1,0 +1,57 @@
+#pragma once
+
+#include "capture/CaptureReader.h"
+#include "engine/Source.h"
+
+#include <QElapsedTimer>
+#include <map>
+#include <memory>
+
+namespace ws {
+
+class EtcdFrameConsumer;
+
+// A .wscap capture played back as a source: its frames go, in order and with their recorded
+// times, through the very consumer of the source that recorded them (EtcdFrameConsumer for
+// etcd), so the anomalies and the timeline come out as they did live. Paced at `speed`
+// recorded seconds per wall second (0: as fast as it can). A cut or damaged file plays up to
+// its last whole record and says so in warning().
+class CaptureSource : public Source {
+public:
+    CaptureSource(QString path, double speed);
+    ~CaptureSource() override;
+
+    QString description() const override;
+    QString kind() const override { return QStringLiteral("capture"); }
+    QJsonObject replayInfo() const override { return m_reader.header().replay; }
+    QDateTime wallStart() const override;
+    QString warning() const override { return m_reader.warning(); }
+    bool prepare(QString* error) override;
+    bool open(Pipeline& pipeline, QString* error) override;
+    TimeUs poll(Pipeline& pipeline) override;
+    bool finished() const override { return m_done; }
+    QString state() const override;
+    void close(Pipeline& pipeline) override;
+    QStringList resources() const override;
+    TimeUs now() const override { return m_time; }
+    qint64 totalEvents() const override;
+    void snapshot(QVector<CacheSnapshot>& caches,
+                  QVector<WatcherSnapshot>& watchers) const override;
+
+    const CaptureHeader& header() const { return m_reader.header(); }
+
+private:
+    bool feed(Pipeline& pipeline, const CaptureRecord& record);
+
+    QString m_path;
+    double m_speed;
+    CaptureReader m_reader;
+    std::unique_ptr<EtcdFrameConsumer> m_etcd;
+    QElapsedTimer m_wall;
+    CaptureRecord m_pending; // read, not yet due
+    bool m_hasPending = false;
+    TimeUs m_time = 0;
+    bool m_done = false;
+};
+
+} // namespace ws
