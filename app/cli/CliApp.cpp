@@ -4,9 +4,11 @@
 #include "engine/Session.h"
 #include "engine/SourceOptions.h"
 #include "kube/ServerProfile.h"
+#include "model/AnomalyKind.h"
 #include "scenario/ScenarioLoader.h"
 #include "serve/ServeRunner.h"
 #include "sources/SourceFactory.h"
+#include "sources/capture/CaptureReplay.h"
 #include "sources/etcd/EtcdLoadGenerator.h"
 #include "sources/etcd/EtcdSource.h"
 #include "util/Duration.h"
@@ -18,6 +20,7 @@
 #include <QTimer>
 #include <atomic>
 #include <cstdio>
+#include <map>
 #include <unistd.h>
 
 namespace ws {
@@ -57,6 +60,9 @@ const char* kUsage =
     "      --out FILE.wscap  --anomalies FILE.jsonl  --timeline FILE.(csv|jsonl|trace.json)\n"
     "  export FILE.wscap [--anomalies FILE.jsonl] [--timeline FILE.(csv|jsonl|trace.json)]\n"
     "                                 replay a capture: what record wrote live, again\n"
+    "  whatif FILE.wscap --server-version V [--client-go V] [--feature-gates G=true,...]\n"
+    "         [--anomalies FILE.jsonl] [--timeline FILE]\n"
+    "                                 replay a scenario capture under other versions; compare\n"
     "  serve --listen HOST:PORT --scenario NAME [--server-version 1.16..1.36]\n"
     "        [--feature-gates G=true,...] [--seed N] [--apiserver N] [--duration D]\n"
     "        [--tls-cert F --tls-key F] [--client-ca F] [--token-file F] [--authorize-group G]\n"
@@ -99,6 +105,8 @@ int CliApp::run(const QStringList& arguments) {
         return serve(rest);
     if (command == QLatin1String("export"))
         return exportCapture(rest);
+    if (command == QLatin1String("whatif"))
+        return whatIf(rest);
     return fail(QStringLiteral("unknown command '%1' (try --help)").arg(command));
 }
 
@@ -246,10 +254,91 @@ int CliApp::exportCapture(const QStringList& arguments) {
     spec.kind = SourceSpec::Kind::Capture;
     spec.capture = files.front();
     spec.captureSpeed = 0;
+    QString error;
+    const auto header = CaptureReplay::header(spec.capture, &error);
+    if (!header)
+        return fail(QStringLiteral("export: %1").arg(error));
+    spec.resources = header->resources; // what the live session showed
     SessionOutputs outputs;
     outputs.anomaliesPath = parser.value(anomalies);
     outputs.timelinePath = parser.value(timeline);
     return runSession(spec, outputs, QStringLiteral("exported"));
+}
+
+int CliApp::whatIf(const QStringList& arguments) {
+    QCommandLineParser parser;
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    const QCommandLineOption version(QStringLiteral("server-version"), {}, QStringLiteral("V"));
+    const QCommandLineOption clientGo(QStringLiteral("client-go"), {}, QStringLiteral("V"));
+    const QCommandLineOption gates(QStringLiteral("feature-gates"), {}, QStringLiteral("G"));
+    const QCommandLineOption anomalies(QStringLiteral("anomalies"), {}, QStringLiteral("FILE"));
+    const QCommandLineOption timeline(QStringLiteral("timeline"), {}, QStringLiteral("FILE"));
+    parser.addOptions({version, clientGo, gates, anomalies, timeline});
+    if (!parser.parse(arguments))
+        return fail(QStringLiteral("whatif: %1").arg(parser.errorText()));
+    const QStringList files = parser.positionalArguments();
+    if (files.size() != 1)
+        return fail(QStringLiteral("whatif: give exactly one capture (whatif FILE.wscap ...)"));
+    SourceSpec spec;
+    spec.kind = SourceSpec::Kind::Capture;
+    spec.capture = files.front();
+    for (const QString& g : parser.values(gates))
+        spec.whatIf.featureGates << g.split(u',', Qt::SkipEmptyParts);
+    spec.whatIf.serverVersion = parser.value(version);
+    spec.whatIf.clientGo = parser.value(clientGo);
+    if (!spec.whatIf.any())
+        return fail(QStringLiteral("whatif: what if what? (give --server-version, --client-go "
+                                   "or --feature-gates)"));
+    QString error;
+    const auto header = CaptureReplay::header(spec.capture, &error);
+    if (!header)
+        return fail(QStringLiteral("whatif: %1").arg(error));
+    spec.resources = header->resources;
+
+    // The capture as recorded, then under the other versions: anomalies by kind, side by side.
+    auto countKinds = [&](const SourceSpec& s, const SessionOutputs& out,
+                          std::map<QString, qint64>* kinds) {
+        auto session = Session::prepared(SourceFactory::create(s, &error), s, out, &error);
+        if (!session || !session->runHere({}, &error))
+            return false;
+        for (const Anomaly& a : session->anomalies())
+            ++(*kinds)[kindName(a.kind)];
+        return true;
+    };
+    SourceSpec recorded = spec;
+    recorded.whatIf = {};
+    std::map<QString, qint64> before, after;
+    if (!countKinds(recorded, {}, &before))
+        return fail(QStringLiteral("whatif: %1").arg(error), 1);
+    SessionOutputs outputs;
+    outputs.anomaliesPath = parser.value(anomalies);
+    outputs.timelinePath = parser.value(timeline);
+    if (!countKinds(spec, outputs, &after))
+        return fail(QStringLiteral("whatif: %1").arg(error), 1);
+    std::map<QString, bool> kinds;
+    for (const auto& [k, n] : before)
+        kinds[k] = true;
+    for (const auto& [k, n] : after)
+        kinds[k] = true;
+    QTextStream out(stdout);
+    out << QStringLiteral("%1  %2  %3\n")
+               .arg(QStringLiteral("anomaly kind"), -22)
+               .arg(QStringLiteral("as recorded"), 12)
+               .arg(spec.whatIf.describe());
+    for (const auto& [k, unused] : kinds) {
+        const qint64 b = before.count(k) ? before[k] : 0;
+        const qint64 a = after.count(k) ? after[k] : 0;
+        out << QStringLiteral("%1  %2  %3%4\n")
+                   .arg(k, -22)
+                   .arg(b, 12)
+                   .arg(a)
+                   .arg(a == 0 && b > 0   ? QStringLiteral("   (gone)")
+                        : b == 0 && a > 0 ? QStringLiteral("   (new)")
+                                          : QString());
+    }
+    if (kinds.empty())
+        out << "no anomalies either way\n";
+    return 0;
 }
 
 int CliApp::runSession(const SourceSpec& spec, const SessionOutputs& outputs, const QString& verb) {
@@ -288,7 +377,7 @@ int CliApp::runSession(const SourceSpec& spec, const SessionOutputs& outputs, co
                                .arg(verb, formatDuration(endedAt), session->description())
                                .arg(totalEvents)
                                .arg(anomalyCount);
-    if (!outputs.capturePath.isEmpty()) {
+    if (!outputs.capturePath.isEmpty() && session->pipeline().bytesReceived() > 0) {
         const qint64 onDisk = QFileInfo(outputs.capturePath).size();
         const qint64 received = session->pipeline().bytesReceived();
         QTextStream(stdout) << QStringLiteral("capture %1: %2 bytes, %3 of the %4 bytes received\n")

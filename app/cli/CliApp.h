@@ -18,6 +18,7 @@ private:
     int scenarios();
     int record(const QStringList& arguments);
     int exportCapture(const QStringList& arguments);
+    int whatIf(const QStringList& arguments);
     int runSession(const SourceSpec& spec, const SessionOutputs& outputs, const QString& verb);
     int load(const QStringList& arguments);
     int serve(const QStringList& arguments);

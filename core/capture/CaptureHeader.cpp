@@ -1,5 +1,6 @@
 #include "CaptureHeader.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 
 namespace ws {
@@ -14,6 +15,7 @@ QByteArray CaptureHeader::toJson() const {
     source.insert(QStringLiteral("description"), description);
     source.insert(QStringLiteral("replay"), replay);
     o.insert(QStringLiteral("source"), source);
+    o.insert(QStringLiteral("resources"), QJsonArray::fromStringList(resources));
     o.insert(QStringLiteral("secretsRedacted"), secretsRedacted);
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
 }
@@ -37,6 +39,9 @@ bool CaptureHeader::fromJson(const QByteArray& json, CaptureHeader* header, QStr
     header->description = source.value(QLatin1String("description")).toString();
     header->replay = source.value(QLatin1String("replay")).toObject();
     header->secretsRedacted = o.value(QLatin1String("secretsRedacted")).toBool(true);
+    header->resources.clear();
+    for (const QJsonValue& r : o.value(QLatin1String("resources")).toArray())
+        header->resources << r.toString();
     if (header->sourceKind.isEmpty()) {
         *error = QStringLiteral("its header names no source kind");
         return false;

@@ -75,6 +75,7 @@ bool Session::prepare(QString* error) {
     CaptureHeader capture;
     capture.creator = QStringLiteral("WatchScope %1").arg(QCoreApplication::applicationVersion());
     capture.description = description();
+    capture.resources = m_pipeline.resources().names();
     if (!m_sources.empty()) {
         capture.sourceKind = m_sources.front()->kind();
         capture.replay = m_sources.front()->replayInfo();

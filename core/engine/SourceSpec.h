@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/ResourceVersion.h"
+#include "scenario/ScenarioOverrides.h"
 
 #include <QString>
 #include <QStringList>
@@ -38,15 +39,16 @@ struct SourceSpec {
     Kind kind = Kind::Scenario;
     ScenarioSourceSpec scenario;
     EtcdSourceSpec etcd;
-    QString kubeconfig;      // Kubeconfig
-    QString context;         // Kubeconfig: empty = current-context
-    QStringList servers;     // Server: apiservers of one cluster
-    QString clientGo;        // Kubeconfig / Server: client-go profile; empty = newest
-    QStringList auditLogs;   // AuditLog
-    bool follow = false;     // AuditLog: keep reading a growing file
-    QString capture;         // Capture: the .wscap file replayed
-    double captureSpeed = 0; // Capture: recorded seconds per wall second; 0: as fast as possible
-    QStringList resources;   // plural names to show; empty: every one
+    QString kubeconfig;       // Kubeconfig
+    QString context;          // Kubeconfig: empty = current-context
+    QStringList servers;      // Server: apiservers of one cluster
+    QString clientGo;         // Kubeconfig / Server: client-go profile; empty = newest
+    QStringList auditLogs;    // AuditLog
+    bool follow = false;      // AuditLog: keep reading a growing file
+    QString capture;          // Capture: the .wscap file replayed
+    double captureSpeed = 0;  // Capture: recorded seconds per wall second; 0: as fast as possible
+    ScenarioOverrides whatIf; // Capture: run under other versions (`whatif`)
+    QStringList resources;    // plural names to show; empty: every one
     // Scenario: virtual time (default: the scenario's own length). Live: wall-clock time
     // (default: until stopped).
     std::optional<TimeUs> duration;

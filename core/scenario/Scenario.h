@@ -82,6 +82,7 @@ struct Scenario {
     std::vector<ClientSpec> clients;
     std::vector<FaultSpec> faults;
     QString sourcePath; // where it was loaded from
+    QByteArray yaml;    // the text it was parsed from (a capture keeps it to run it again)
 
     QStringList resourceNames() const;
 };

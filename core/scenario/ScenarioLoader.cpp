@@ -307,6 +307,7 @@ std::optional<Scenario> ScenarioLoader::parse(const QByteArray& yaml, const QStr
         const YAML::Node root = YAML::Load(yaml.toStdString());
         Scenario s = parseScenario(root);
         s.sourcePath = fileName;
+        s.yaml = yaml;
         return s;
     } catch (const ScenarioError& e) {
         if (error)

@@ -1,6 +1,7 @@
 #include "ServedCluster.h"
 
 #include "scenario/ScenarioLoader.h"
+#include "scenario/ScenarioOverrides.h"
 #include "sources/sim/etcd/SimEtcd.h"
 #include "util/JsonText.h"
 
@@ -13,31 +14,6 @@
 namespace ws {
 
 namespace {
-
-// The feature gates serve understands: the ones the server profile models.
-bool applyFeatureGate(ServerSpec& server, const QString& gate, QString* error) {
-    const qsizetype eq = gate.indexOf(u'=');
-    const QString name = eq < 0 ? gate : gate.left(eq);
-    const QString value = eq < 0 ? QStringLiteral("true") : gate.mid(eq + 1).toLower();
-    if (value != QLatin1String("true") && value != QLatin1String("false")) {
-        *error = QStringLiteral("--feature-gates: '%1': the value must be true or false").arg(gate);
-        return false;
-    }
-    const bool on = value == QLatin1String("true");
-    if (name == QLatin1String("WatchList"))
-        server.watchList = on;
-    else if (name == QLatin1String("SeparateCacheWatchRPC"))
-        server.separateCacheWatchRpc = on;
-    else if (name == QLatin1String("ConsistentListFromCache"))
-        server.consistentListFromCache = on;
-    else {
-        *error = QStringLiteral("--feature-gates: unknown gate '%1' (modelled: WatchList, "
-                                "SeparateCacheWatchRPC, ConsistentListFromCache)")
-                     .arg(name);
-        return false;
-    }
-    return true;
-}
 
 std::string compact(const QJsonValue& v) {
     const QByteArray wrapped = QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact);
@@ -69,11 +45,11 @@ std::unique_ptr<ServedCluster> ServedCluster::create(const ServeOptions& options
     std::unique_ptr<ServedCluster> c(new ServedCluster);
     c->m_scenario = std::move(*scenario);
     Scenario& s = c->m_scenario;
-    if (!options.serverVersion.isEmpty())
-        s.server.version = options.serverVersion;
-    for (const QString& gate : options.featureGates)
-        if (!applyFeatureGate(s.server, gate, error))
-            return nullptr;
+    ScenarioOverrides overrides;
+    overrides.serverVersion = options.serverVersion;
+    overrides.featureGates = options.featureGates;
+    if (!overrides.apply(s, error))
+        return nullptr;
     if (options.apiserver < 0 || options.apiserver >= s.server.count) {
         *error = QStringLiteral("--apiserver %1: scenario '%2' has %3 apiserver(s) (0..%4)")
                      .arg(options.apiserver)

@@ -1,6 +1,6 @@
 #include "SourceFactory.h"
 
-#include "sources/capture/CaptureSource.h"
+#include "sources/capture/CaptureReplay.h"
 #include "sources/cluster/ClusterSource.h"
 #include "sources/etcd/EtcdSource.h"
 #include "sources/sim/SimSource.h"
@@ -21,7 +21,8 @@ std::vector<std::unique_ptr<Source>> SourceFactory::create(const SourceSpec& spe
         sources.push_back(std::make_unique<ClusterSource>(spec));
         return sources;
     case SourceSpec::Kind::Capture:
-        sources.push_back(std::make_unique<CaptureSource>(spec.capture, spec.captureSpeed));
+        if (auto replay = CaptureReplay::create(spec, error))
+            sources.push_back(std::move(replay));
         return sources;
     case SourceSpec::Kind::AuditLog:
         break;

@@ -2,6 +2,7 @@
 // errors, files written.
 #include <QFile>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
@@ -87,9 +88,11 @@ private slots:
             << "README.md is not a WatchScope capture (.wscap)";
         QTest::newRow("export nothing to write")
             << QStringList{"export", "x.wscap"} << "export: nothing to write";
-        QTest::newRow("capture of a scenario")
-            << QStringList{"record", "--scenario", "healthy", "--out", "/tmp/x.wscap"}
-            << "--out: capturing a simulator source is not available yet";
+        QTest::newRow("capture of a cluster")
+            << QStringList{"record", "--server", "http://127.0.0.1:1", "--out", "/tmp/x.wscap"}
+            << "--out: capturing a cluster source is not available yet";
+        QTest::newRow("whatif without versions")
+            << QStringList{"whatif", "x.wscap"} << "whatif: what if what?";
         QTest::newRow("bad timeline format")
             << QStringList{"record", "--scenario", "healthy", "--timeline", "/tmp/x.xml"}
             << "x.xml";
@@ -103,6 +106,46 @@ private slots:
         if (!args.isEmpty()) // usage is several lines; every other error is one line
             QCOMPARE(r.err.trimmed().count('\n'), 0);
         QVERIFY(!r.err.contains(QLatin1String("terminate called")));
+    }
+
+    void captureExportWhatIf_data() {
+        QTest::addColumn<QString>("scenario");
+        QTest::newRow("cacher-retry-stale-object") << "cacher-retry-stale-object";
+        QTest::newRow("restart-relist-storm") << "restart-relist-storm";
+    }
+    void captureExportWhatIf() {
+        // A scenario recorded to a capture, exported: the same files as the live run's own.
+        QFETCH(QString, scenario);
+        QTemporaryDir dir;
+        const QString cap = dir.filePath("s.wscap");
+        auto read = [](const QString& path) {
+            QFile f(path);
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("unreadable");
+        };
+        Result r =
+            cli({"record", "--scenario", scenario, "--speed", "max", "--out", cap, "--anomalies",
+                 dir.filePath("live.jsonl"), "--timeline", dir.filePath("live.trace.json")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        r = cli({"export", cap, "--anomalies", dir.filePath("again.jsonl"), "--timeline",
+                 dir.filePath("again.trace.json")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(read(dir.filePath("live.jsonl")).count('\n') > 10);
+        QCOMPARE(read(dir.filePath("again.jsonl")), read(dir.filePath("live.jsonl")));
+        QCOMPARE(read(dir.filePath("again.trace.json")), read(dir.filePath("live.trace.json")));
+        if (scenario != QLatin1String("cacher-retry-stale-object"))
+            return;
+        // What if: on 1.24 the cacher relists after the lost DELETE (no stale pod); on 1.27, as
+        // recorded, the pod stays.
+        r = cli(
+            {"whatif", cap, "--server-version", "1.24", "--anomalies", dir.filePath("124.jsonl")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(QRegularExpression("stale-object +[1-9][0-9]*  0   \\(gone\\)")),
+                 qPrintable(r.out));
+        QVERIFY(!read(dir.filePath("124.jsonl")).contains("\"stale-object\""));
+        r = cli(
+            {"whatif", cap, "--server-version", "1.27", "--anomalies", dir.filePath("127.jsonl")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(read(dir.filePath("127.jsonl")).contains("\"kind\":\"stale-object\""));
     }
 
     void scenariosLists() {

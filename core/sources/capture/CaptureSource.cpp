@@ -29,10 +29,8 @@ QDateTime CaptureSource::wallStart() const {
 bool CaptureSource::prepare(QString* error) {
     if (!m_reader.open(m_path, error))
         return false;
-    const QString kind = m_reader.header().sourceKind;
-    if (kind != QLatin1String("etcd")) {
-        *error = QStringLiteral("%1: replaying a capture of a %2 source is not available yet")
-                     .arg(m_path, kind);
+    if (m_reader.header().sourceKind != QLatin1String("etcd")) {
+        *error = QStringLiteral("%1 is not a capture of etcd").arg(m_path);
         return false;
     }
     return true;

@@ -26,6 +26,19 @@ QString SimSource::description() const {
         .arg(speed);
 }
 
+QJsonObject SimSource::replayInfo() const {
+    QJsonObject o;
+    if (!m_scenario)
+        return o;
+    o.insert(QStringLiteral("scenario"), m_scenario->name);
+    o.insert(QStringLiteral("scenarioFile"), m_scenario->sourcePath);
+    o.insert(QStringLiteral("scenarioYaml"), QString::fromUtf8(m_scenario->yaml));
+    o.insert(QStringLiteral("seed"), QString::number(seed())); // 64 bits: JSON numbers are not
+    if (m_duration)
+        o.insert(QStringLiteral("durationUs"), QString::number(*m_duration));
+    return o;
+}
+
 QString SimSource::explanation() const {
     return m_scenario ? m_scenario->explanation : QString();
 }

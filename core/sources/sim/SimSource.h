@@ -25,6 +25,11 @@ public:
     QString description() const override;
     QString explanation() const override;
     QString kind() const override { return QStringLiteral("simulator"); }
+    // The scenario's YAML and seed: the simulator is deterministic, so they are the capture.
+    QJsonObject replayInfo() const override;
+    QDateTime wallStart() const override { return m_wallStart; }
+    // A replay of a capture starts when the capture did.
+    void setWallStart(const QDateTime& start) { m_wallStart = start; }
     bool prepare(QString* error) override; // loads the scenario
     bool open(Pipeline& pipeline, QString* error) override;
     TimeUs poll(Pipeline& pipeline) override;
@@ -47,6 +52,7 @@ private:
     std::optional<Scenario> m_scenario;
     std::unique_ptr<Simulation> m_sim;
     QElapsedTimer m_wall; // started by the first poll
+    QDateTime m_wallStart;
 };
 
 } // namespace ws
