@@ -76,15 +76,21 @@ void CaptureWriter::writeConnection(const ConnectionInfo& c) {
 }
 
 void CaptureWriter::writeFrame(const Frame& f) {
-    m_payload.clear();
-    LittleEndianWriter w(m_payload);
+    if (!isOpen())
+        return;
+    // The hot path: fields and bytes go straight into the block, copied once.
+    if (m_block.isEmpty())
+        m_blockAge.restart();
+    LittleEndianWriter w(m_block);
+    w.put<std::uint8_t>(static_cast<std::uint8_t>(RecordType::Frame));
+    w.put<std::uint32_t>(static_cast<std::uint32_t>(4 + 8 + 2 + f.bytes.size()));
     w.put<std::uint32_t>(static_cast<std::uint32_t>(f.connection));
     w.put<std::int64_t>(f.received);
     w.put<std::uint16_t>(f.kind);
     w.putBytes(f.bytes);
     ++m_frames;
     m_frameBytes += f.bytes.size();
-    appendRecord(static_cast<std::uint8_t>(RecordType::Frame), m_payload);
+    maybeFlush();
 }
 
 void CaptureWriter::maybeFlush() {
