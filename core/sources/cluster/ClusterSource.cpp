@@ -197,34 +197,16 @@ void ClusterSource::handleFrame(const Frame& frame) {
             onDiscoveryProgress(server);
         return;
     }
-    switch (static_cast<HttpFrameKind>(frame.kind)) {
-    case HttpFrameKind::RequestSent:
-        break;
-    case HttpFrameKind::ResponseHead: {
-        HttpResponseHead head;
-        if (decodeHttpRecord(frame.bytes, &head))
-            p.status = head.status;
-        break;
-    }
-    case HttpFrameKind::BodyChunk:
-        if (p.body.size() + frame.bytes.size() <= kMaxSmallBody)
-            p.body += frame.bytes;
-        break;
-    case HttpFrameKind::ResponseEnd: {
-        HttpResponseEnd end;
-        if (!decodeHttpRecord(frame.bytes, &end))
-            end.error = HttpErrorKind::ProtocolError;
-        Pending done = std::move(p);
-        m_pending.erase(it);
-        finishMetrics(done, end.error);
-        break;
-    }
-    }
+    if (!p.response.add(frame, kMaxSmallBody))
+        return;
+    Pending done = std::move(p);
+    m_pending.erase(it);
+    finishMetrics(done, done.response.end.error);
 }
 
 void ClusterSource::finishMetrics(Pending& p, HttpErrorKind error) {
     Server& s = m_servers[static_cast<std::size_t>(p.server)];
-    if (error != HttpErrorKind::None || p.status != 200) {
+    if (error != HttpErrorKind::None || p.response.status != 200) {
         // Not readable with these credentials (403), or not there: stop asking.
         if (error == HttpErrorKind::None)
             s.metricsReadable = false;
@@ -232,7 +214,9 @@ void ClusterSource::finishMetrics(Pending& p, HttpErrorKind error) {
     }
     QString warning;
     auto metrics = WatchCacheMetrics::fromText(
-        std::string_view(p.body.constData(), static_cast<std::size_t>(p.body.size())), &warning);
+        std::string_view(p.response.body.constData(),
+                         static_cast<std::size_t>(p.response.body.size())),
+        &warning);
     if (metrics.isValid())
         s.metrics = std::move(metrics);
     else

@@ -4,6 +4,7 @@
 #include "engine/FrameQueue.h"
 #include "engine/Source.h"
 #include "engine/SourceSpec.h"
+#include "http/HttpResponseCollector.h"
 #include "kubeconfig/ClusterTarget.h"
 #include "metrics/WatchCacheMetrics.h"
 
@@ -63,8 +64,7 @@ private:
         int server = 0;
         Purpose purpose = Purpose::Discovery;
         int reflector = -1;
-        int status = 0;
-        QByteArray body;
+        HttpResponseCollector response; // Metrics
     };
 
     void submit(int server, HttpRequest request, Purpose purpose, int reflector = -1);

@@ -1,6 +1,5 @@
 #include "ApiDiscovery.h"
 
-#include "sources/cluster/http/HttpFrameRecords.h"
 #include "sources/cluster/http/HttpRequest.h"
 #include "sources/cluster/json/StatusJson.h"
 
@@ -42,35 +41,11 @@ bool ApiDiscovery::onFrame(const Frame& frame) {
     const auto it = m_inFlight.find(frame.connection);
     if (it == m_inFlight.end())
         return false;
-    Request& r = it->second;
-    switch (static_cast<HttpFrameKind>(frame.kind)) {
-    case HttpFrameKind::RequestSent:
-        // A retry (a refreshed exec credential) starts the response over.
-        r.status = 0;
-        r.body.clear();
-        break;
-    case HttpFrameKind::ResponseHead: {
-        HttpResponseHead head;
-        if (decodeHttpRecord(frame.bytes, &head))
-            r.status = head.status;
-        break;
-    }
-    case HttpFrameKind::BodyChunk:
-        if (r.body.size() + frame.bytes.size() <= kMaxBody)
-            r.body += frame.bytes;
-        break;
-    case HttpFrameKind::ResponseEnd: {
-        HttpResponseEnd end;
-        if (!decodeHttpRecord(frame.bytes, &end)) {
-            end.error = HttpErrorKind::ProtocolError;
-            end.message = QStringLiteral("%1: malformed response record").arg(m_endpoint);
-        }
-        Request done = std::move(r);
-        m_inFlight.erase(it);
-        finish(done, end.error, end.message);
-        break;
-    }
-    }
+    if (!it->second.response.add(frame, kMaxBody))
+        return true;
+    Request done = std::move(it->second);
+    m_inFlight.erase(it);
+    finish(done, done.response.end.error, done.response.end.message);
     return true;
 }
 
@@ -84,32 +59,34 @@ void ApiDiscovery::finish(Request& r, HttpErrorKind error, const QString& messag
                         : QStringLiteral("cannot reach %1: %2").arg(m_endpoint, message);
         return;
     }
-    if (r.status == 200) {
+    if (r.response.status == 200) {
         parse(r);
         return;
     }
     QString why;
-    const auto status = parseStatusJson(
-        std::string_view(r.body.constData(), static_cast<std::size_t>(r.body.size())), &why);
-    if (r.status == 401)
+    const auto status =
+        parseStatusJson(std::string_view(r.response.body.constData(),
+                                         static_cast<std::size_t>(r.response.body.size())),
+                        &why);
+    if (r.response.status == 401)
         m_failure =
             QStringLiteral("%1 rejected the credentials%2 (401 Unauthorized)")
                 .arg(m_endpoint,
                      m_user.isEmpty() ? QString() : QStringLiteral(" of user %1").arg(m_user));
-    else if (r.status == 403)
+    else if (r.response.status == 403)
         m_failure =
             QStringLiteral("%1: 403 Forbidden: %2")
                 .arg(m_endpoint, status ? status->message : QStringLiteral("access denied"));
-    else if (r.purpose == Purpose::GroupResources && r.status == 503)
+    else if (r.purpose == Purpose::GroupResources && r.response.status == 503)
         return; // an unavailable aggregated API
     else
         m_failure = QStringLiteral("%1: HTTP %2%3")
-                        .arg(m_endpoint, QString::number(r.status),
+                        .arg(m_endpoint, QString::number(r.response.status),
                              status ? QStringLiteral(": ") + status->message : QString());
 }
 
 void ApiDiscovery::parse(const Request& r) {
-    const QJsonObject doc = QJsonDocument::fromJson(r.body).object();
+    const QJsonObject doc = QJsonDocument::fromJson(r.response.body).object();
     switch (r.purpose) {
     case Purpose::Version:
         m_gitVersion = doc.value(QLatin1String("gitVersion")).toString();

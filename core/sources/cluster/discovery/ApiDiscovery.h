@@ -2,7 +2,7 @@
 
 #include "kube/ResourceCatalog.h"
 #include "model/Frame.h"
-#include "sources/cluster/http/HttpFrameKind.h"
+#include "sources/cluster/http/HttpResponseCollector.h"
 
 #include <QByteArray>
 #include <QString>
@@ -43,8 +43,7 @@ private:
     struct Request {
         Purpose purpose = Purpose::Version;
         QString groupVersion;
-        int status = 0;
-        QByteArray body;
+        HttpResponseCollector response;
     };
 
     void send(const QString& path, Purpose purpose, const QString& groupVersion = {});
