@@ -64,14 +64,27 @@ bool Session::prepare(QString* error) {
             return false;
         }
     }
-    if (!m_pipeline.options().outputs.capturePath.isEmpty())
-        for (auto& s : m_sources)
+    if (!m_pipeline.options().outputs.capturePath.isEmpty()) {
+        // A capture's header describes one source (docs/capture-format.md).
+        if (m_sources.size() > 1) {
+            *error = QStringLiteral("--out: a session of %1 sources cannot be captured into one "
+                                    "file yet")
+                         .arg(m_sources.size());
+            return false;
+        }
+        for (auto& s : m_sources) {
+            if (s->kind() == QLatin1String("capture")) {
+                *error = QStringLiteral("--out: a replay is not recorded again (copy the capture "
+                                        "file instead)");
+                return false;
+            }
             if (s->replayInfo().isEmpty()) {
-                *error = QStringLiteral("--out: capturing a %1 source is not available yet "
-                                        "(etcd sources can be captured)")
+                *error = QStringLiteral("--out: capturing a %1 source is not available yet")
                              .arg(s->kind());
                 return false;
             }
+        }
+    }
     CaptureHeader capture;
     capture.creator = QStringLiteral("WatchScope %1").arg(QCoreApplication::applicationVersion());
     capture.description = description();

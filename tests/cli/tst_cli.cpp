@@ -88,9 +88,9 @@ private slots:
             << "README.md is not a WatchScope capture (.wscap)";
         QTest::newRow("export nothing to write")
             << QStringList{"export", "x.wscap"} << "export: nothing to write";
-        QTest::newRow("capture of a cluster")
+        QTest::newRow("capture of an unreachable cluster")
             << QStringList{"record", "--server", "http://127.0.0.1:1", "--out", "/tmp/x.wscap"}
-            << "--out: capturing a cluster source is not available yet";
+            << "http://127.0.0.1:1";
         QTest::newRow("whatif without versions")
             << QStringList{"whatif", "x.wscap"} << "whatif: what if what?";
         QTest::newRow("bad timeline format")

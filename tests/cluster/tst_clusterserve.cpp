@@ -3,10 +3,12 @@
 // failures a user meets (one clear line each, nothing secret), scenarios whose anomalies a
 // client sees on the wire, and two serve processes as two apiservers of one cluster.
 
+#include "capture/CaptureReader.h"
 #include "support/ServeProcess.h"
 #include "support/TestPki.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -64,16 +66,22 @@ class TestClusterServe : public QObject {
         QString out, err;
         qint64 events = -1, anomalies = -1;
         QStringList kinds;
+        QString anomaliesPath, timelinePath, capturePath; // what the live run wrote
     };
     Run record(const QStringList& sourceArgs, const QString& duration = QStringLiteral("6s")) {
         const QString anomalies =
             m_dir.filePath(QStringLiteral("anomalies-%1.jsonl").arg(++m_runs));
+        Run r;
+        r.anomaliesPath = anomalies;
+        r.timelinePath = m_dir.filePath(QStringLiteral("timeline-%1.csv").arg(m_runs));
+        r.capturePath = m_dir.filePath(QStringLiteral("capture-%1.wscap").arg(m_runs));
         QProcess p;
         p.start(qEnvironmentVariable("WS_CLI"),
                 QStringList{QStringLiteral("record")} + sourceArgs +
                     QStringList{QStringLiteral("--duration"), duration,
-                                QStringLiteral("--anomalies"), anomalies});
-        Run r;
+                                QStringLiteral("--anomalies"), anomalies,
+                                QStringLiteral("--timeline"), r.timelinePath,
+                                QStringLiteral("--out"), r.capturePath});
         if (!p.waitForFinished(120000)) {
             p.kill();
             p.waitForFinished();
@@ -98,6 +106,42 @@ class TestClusterServe : public QObject {
         return r;
     }
     int m_runs = 0;
+
+    // The capture a live run wrote, exported, gives the live run's own anomalies and timeline
+    // byte for byte (issue 10's round trip): the replay makes the same requests, at the same
+    // session times, from the recorded answers.
+    void checkReplay(const QString& capture, const QString& anomalies, const QString& timeline) {
+        const QString again = capture + QStringLiteral(".replayed");
+        QProcess p;
+        p.start(qEnvironmentVariable("WS_CLI"),
+                {QStringLiteral("export"), capture, QStringLiteral("--anomalies"),
+                 again + QStringLiteral(".jsonl"), QStringLiteral("--timeline"),
+                 again + QStringLiteral(".csv")});
+        QVERIFY(p.waitForFinished(120000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, qPrintable(err));
+        QVERIFY2(err.isEmpty(), qPrintable(err)); // no warning: the capture is whole
+        for (const auto& [live, replayed] : {std::pair{anomalies, again + QStringLiteral(".jsonl")},
+                                             std::pair{timeline, again + QStringLiteral(".csv")}}) {
+            QFile a(live), b(replayed);
+            QVERIFY2(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly), qPrintable(live));
+            const QByteArray x = a.readAll(), y = b.readAll();
+            if (x != y) {
+                const QList<QByteArray> xl = x.split('\n'), yl = y.split('\n');
+                qsizetype i = 0;
+                while (i < xl.size() && i < yl.size() && xl[i] == yl[i])
+                    ++i;
+                QFAIL(qPrintable(
+                    QStringLiteral("%1 differs from its replay at line %2:\n%3\n%4")
+                        .arg(live)
+                        .arg(i + 1)
+                        .arg(QString::fromUtf8(xl.value(i)), QString::fromUtf8(yl.value(i)))));
+            }
+        }
+        qInfo().noquote() << "replayed" << capture << "identically:" << QFileInfo(capture).size()
+                          << "bytes";
+    }
+    void checkReplay(const Run& r) { checkReplay(r.capturePath, r.anomaliesPath, r.timelinePath); }
 
     // The failure contract: non-zero, no crash, exactly one line on stderr, containing `what`,
     // and no secret anywhere.
@@ -178,6 +222,21 @@ private slots:
         QCOMPARE(r.anomalies, 0);
         QVERIFY(!r.out.contains(QLatin1String(kToken)) &&
                 !r.out.contains(QLatin1String(kExecToken)));
+        // The capture holds what was received, never what authenticated the client.
+        ws::CaptureReader reader;
+        QString error;
+        QVERIFY2(reader.open(r.capturePath, &error), qPrintable(error));
+        QByteArray everything = reader.header().toJson();
+        ws::CaptureRecord rec;
+        int frames = 0;
+        while (reader.next(&rec)) {
+            everything += rec.connection.endpoint.toUtf8() + rec.frame.bytes;
+            frames += rec.type == ws::CaptureRecord::Type::Frame;
+        }
+        QVERIFY2(reader.complete(), qPrintable(reader.warning()));
+        QVERIFY(frames > 10);
+        QVERIFY(!everything.contains(kToken) && !everything.contains(kExecToken));
+        checkReplay(r);
     }
 
     void failures() {
@@ -245,6 +304,7 @@ private slots:
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY2(r.events > 200, qPrintable(r.out)); // 60 writes/s over two resources
         QVERIFY2(r.anomalies == 0, qPrintable(r.kinds.join(u',')));
+        checkReplay(r);
     }
 
     // client-go 0.35 asks for a watch-list; a 1.18 apiserver does not know sendInitialEvents or
@@ -264,6 +324,7 @@ private slots:
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY2(r.kinds.contains(QStringLiteral("initial-events-stalled")),
                  qPrintable(r.kinds.join(u',')));
+        checkReplay(r);
         // The same client against a 1.30 server: 422, falls back to LIST, nothing raised.
         ServeProcess modern;
         QVERIFY2(modern.start({QStringLiteral("--scenario"), QStringLiteral("healthy"),
@@ -276,6 +337,7 @@ private slots:
                              QStringLiteral("5s"));
         QVERIFY2(m.exitCode == 0, qPrintable(m.err));
         QVERIFY2(m.events > 50 && m.anomalies == 0, qPrintable(m.out + m.kinds.join(u',')));
+        checkReplay(m);
     }
 
     // ha-stale-read's two apiservers as two serve processes of one cluster (same scenario and
@@ -304,6 +366,7 @@ private slots:
                      kinds.contains(QStringLiteral("watcher-lag")) ||
                      kinds.contains(QStringLiteral("stuck-watcher")),
                  qPrintable(r.kinds.join(u',')));
+        checkReplay(r);
     }
 
     // Every built-in scenario played by serve, watched by the cluster source at once (their
@@ -338,11 +401,14 @@ private slots:
             QVERIFY2(p->serve.start({QStringLiteral("--scenario"), scenario}, &error),
                      qPrintable(scenario + u' ' + error));
             p->anomalies = m_dir.filePath(scenario + QStringLiteral(".jsonl"));
-            p->record.start(qEnvironmentVariable("WS_CLI"),
-                            {QStringLiteral("record"), QStringLiteral("--server"), p->serve.url(),
-                             QStringLiteral("--client-go"), QStringLiteral("0.27"),
-                             QStringLiteral("--duration"), QStringLiteral("50s"),
-                             QStringLiteral("--anomalies"), p->anomalies});
+            p->record.start(
+                qEnvironmentVariable("WS_CLI"),
+                {QStringLiteral("record"), QStringLiteral("--server"), p->serve.url(),
+                 QStringLiteral("--client-go"), QStringLiteral("0.27"),
+                 QStringLiteral("--duration"), QStringLiteral("50s"), QStringLiteral("--anomalies"),
+                 p->anomalies, QStringLiteral("--timeline"),
+                 m_dir.filePath(scenario + QStringLiteral(".csv")), QStringLiteral("--out"),
+                 m_dir.filePath(scenario + QStringLiteral(".wscap"))});
             QVERIFY(p->record.waitForStarted());
             running.push_back(std::move(p));
         }
@@ -371,6 +437,8 @@ private slots:
                     any = any || kinds.contains(k);
                 QVERIFY2(any, qPrintable(p->scenario + QStringLiteral(": ") + kinds.join(u',')));
             }
+            checkReplay(m_dir.filePath(p->scenario + QStringLiteral(".wscap")), p->anomalies,
+                        m_dir.filePath(p->scenario + QStringLiteral(".csv")));
         }
     }
 

@@ -44,11 +44,11 @@ std::unique_ptr<Source> CaptureReplay::create(const SourceSpec& spec, QString* e
         source->setWallStart(QDateTime::fromString(head->createdUtc, Qt::ISODateWithMs));
         return source;
     }
-    if (head->sourceKind == QLatin1String("etcd")) {
+    if (head->sourceKind == QLatin1String("etcd") || head->sourceKind == QLatin1String("cluster")) {
         if (spec.whatIf.any()) {
-            *error = QStringLiteral("%1: what-if on a capture of etcd is not available yet (it "
+            *error = QStringLiteral("%1: what-if on a capture of %2 is not available yet (it "
                                     "is for captures of scenarios)")
-                         .arg(spec.capture);
+                         .arg(spec.capture, head->sourceKind);
             return nullptr;
         }
         return std::make_unique<CaptureSource>(spec.capture, spec.captureSpeed);

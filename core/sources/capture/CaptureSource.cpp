@@ -1,6 +1,7 @@
 #include "CaptureSource.h"
 
 #include "engine/Pipeline.h"
+#include "sources/cluster/ClusterFrameConsumer.h"
 #include "sources/etcd/EtcdFrameConsumer.h"
 
 #include <limits>
@@ -29,32 +30,48 @@ QDateTime CaptureSource::wallStart() const {
 bool CaptureSource::prepare(QString* error) {
     if (!m_reader.open(m_path, error))
         return false;
-    if (m_reader.header().sourceKind != QLatin1String("etcd")) {
-        *error = QStringLiteral("%1 is not a capture of etcd").arg(m_path);
+    const QString kind = m_reader.header().sourceKind;
+    if (kind != QLatin1String("etcd") && kind != QLatin1String("cluster")) {
+        *error = QStringLiteral("%1 is not a capture of etcd or of a cluster").arg(m_path);
         return false;
     }
     return true;
 }
 
-bool CaptureSource::open(Pipeline& pipeline, QString*) {
+bool CaptureSource::open(Pipeline& pipeline, QString* error) {
+    m_wall.start();
+    if (m_reader.header().sourceKind == QLatin1String("cluster")) {
+        m_cluster = ClusterFrameConsumer::fromReplayInfo(m_reader.header().replay, pipeline, error);
+        if (!m_cluster) {
+            *error = QStringLiteral("%1 is damaged: %2").arg(m_path, *error);
+            return false;
+        }
+        // Makes the same discovery requests, with the same ids, as the recorded session did.
+        m_cluster->start();
+        return true;
+    }
     EtcdSourceSpec spec;
     const QJsonObject replay = m_reader.header().replay;
     spec.prefix = replay.value(QLatin1String("prefix")).toString(QStringLiteral("/registry/"));
     spec.watchCache = replay.value(QLatin1String("watchCache")).toBool(true);
     m_etcd = std::make_unique<EtcdFrameConsumer>(spec, pipeline);
-    m_wall.start();
     return true;
 }
 
 bool CaptureSource::feed(Pipeline& pipeline, const CaptureRecord& r) {
     switch (r.type) {
     case CaptureRecord::Type::Connection:
-        pipeline.connectionOpened(r.connection);
+        // A cluster replay opens its connections itself, as its reflectors decide again.
+        if (m_etcd)
+            pipeline.connectionOpened(r.connection);
         return true;
     case CaptureRecord::Type::Frame:
         m_time = std::max(m_time, r.frame.received);
         pipeline.frameReceived(r.frame);
-        m_etcd->consume(r.frame);
+        if (m_etcd)
+            m_etcd->consume(r.frame);
+        else
+            m_cluster->consume(r.frame);
         return true;
     case CaptureRecord::Type::End:
         return false;
@@ -99,17 +116,33 @@ void CaptureSource::close(Pipeline&) {
 }
 
 QStringList CaptureSource::resources() const {
+    if (m_cluster)
+        return m_cluster->resources();
     return m_etcd ? m_etcd->resources() : QStringList();
 }
 
 qint64 CaptureSource::totalEvents() const {
+    if (m_cluster)
+        return m_cluster->totalEvents();
     return m_etcd ? m_etcd->totalEvents() : 0;
+}
+
+QString CaptureSource::warning() const {
+    // The recorded session's own failure (every informer refused, ...) is part of what it saw.
+    QStringList lines;
+    if (!m_reader.warning().isEmpty())
+        lines << m_reader.warning();
+    if (m_cluster && !m_cluster->failure().isEmpty())
+        lines << QStringLiteral("the recorded session failed: %1").arg(m_cluster->failure());
+    return lines.join(QStringLiteral("; "));
 }
 
 void CaptureSource::snapshot(QVector<CacheSnapshot>& caches,
                              QVector<WatcherSnapshot>& watchers) const {
     if (m_etcd)
         m_etcd->snapshot(caches, watchers, QString());
+    if (m_cluster)
+        m_cluster->snapshot(caches, watchers);
 }
 
 } // namespace ws

@@ -9,13 +9,14 @@
 
 namespace ws {
 
+class ClusterFrameConsumer;
 class EtcdFrameConsumer;
 
 // A .wscap capture played back as a source: its frames go, in order and with their recorded
 // times, through the very consumer of the source that recorded them (EtcdFrameConsumer for
-// etcd), so the anomalies and the timeline come out as they did live. Paced at `speed`
-// recorded seconds per wall second (0: as fast as it can). A cut or damaged file plays up to
-// its last whole record and says so in warning().
+// etcd, ClusterFrameConsumer for a cluster), so the anomalies and the timeline come out as they did
+// live. Paced at `speed` recorded seconds per wall second (0: as fast as it can). A cut or damaged
+// file plays up to its last whole record and says so in warning().
 class CaptureSource : public Source {
 public:
     CaptureSource(QString path, double speed);
@@ -25,7 +26,7 @@ public:
     QString kind() const override { return QStringLiteral("capture"); }
     QJsonObject replayInfo() const override { return m_reader.header().replay; }
     QDateTime wallStart() const override;
-    QString warning() const override { return m_reader.warning(); }
+    QString warning() const override;
     bool prepare(QString* error) override;
     bool open(Pipeline& pipeline, QString* error) override;
     TimeUs poll(Pipeline& pipeline) override;
@@ -46,7 +47,8 @@ private:
     QString m_path;
     double m_speed;
     CaptureReader m_reader;
-    std::unique_ptr<EtcdFrameConsumer> m_etcd;
+    std::unique_ptr<EtcdFrameConsumer> m_etcd;       // a capture of etcd
+    std::unique_ptr<ClusterFrameConsumer> m_cluster; // a capture of a cluster
     QElapsedTimer m_wall;
     CaptureRecord m_pending; // read, not yet due
     bool m_hasPending = false;

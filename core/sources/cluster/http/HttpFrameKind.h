@@ -18,6 +18,8 @@ enum class HttpFrameKind : std::uint16_t {
     BodyChunk = 3,    // bytes: the body as read (after Qt's transparent gzip decoding)
     ResponseEnd = 4,  // control: quint16 HttpErrorKind, QString one-line message
 };
+// Kind 9 on connection 0 (no request) is the cluster session's clock, not a transport frame:
+// ClusterFrameConsumer::kTickKind.
 
 // Why a request ended. None: the response was read to its end (whatever its HTTP status).
 enum class HttpErrorKind : std::uint16_t {

@@ -1,0 +1,420 @@
+#include "ClusterFrameConsumer.h"
+
+#include "discovery/ApiDiscovery.h"
+#include "engine/Pipeline.h"
+#include "engine/SeriesNames.h"
+#include "http/HttpRequest.h"
+
+#include <QDataStream>
+#include <QIODevice>
+#include <QJsonArray>
+
+namespace ws {
+
+namespace {
+constexpr TimeUs kSampleInterval = milliseconds(100);
+constexpr TimeUs kScrapeInterval = seconds(5);
+constexpr qsizetype kMaxSmallBody = 32 * 1024 * 1024; // a /metrics body
+} // namespace
+
+ClusterFrameConsumer::ClusterFrameConsumer(std::vector<ClusterServerInfo> servers,
+                                           QStringList wantedResources, ClientProfile profile,
+                                           Pipeline& pipeline, ClusterRequestSink* sink)
+    : m_wanted(std::move(wantedResources)), m_profile(std::move(profile)), m_pipeline(pipeline),
+      m_sink(sink) {
+    for (ClusterServerInfo& info : servers) {
+        Server s;
+        s.info = std::move(info);
+        m_servers.push_back(std::move(s));
+    }
+}
+
+ClusterFrameConsumer::~ClusterFrameConsumer() = default;
+
+QJsonObject ClusterFrameConsumer::replayInfo(const std::vector<ClusterServerInfo>& servers,
+                                             const QStringList& wantedResources,
+                                             const QString& clientGo) {
+    QJsonArray list;
+    for (const ClusterServerInfo& s : servers)
+        list.append(QJsonObject{{QStringLiteral("name"), s.name},
+                                {QStringLiteral("endpoint"), s.endpoint},
+                                {QStringLiteral("user"), s.user}});
+    QJsonObject o;
+    o.insert(QStringLiteral("servers"), list);
+    o.insert(QStringLiteral("resources"), QJsonArray::fromStringList(wantedResources));
+    o.insert(QStringLiteral("clientGo"), clientGo);
+    return o;
+}
+
+std::unique_ptr<ClusterFrameConsumer>
+ClusterFrameConsumer::fromReplayInfo(const QJsonObject& info, Pipeline& pipeline, QString* error) {
+    std::vector<ClusterServerInfo> servers;
+    for (const QJsonValue& v : info.value(QLatin1String("servers")).toArray()) {
+        const QJsonObject o = v.toObject();
+        ClusterServerInfo s;
+        s.name = o.value(QLatin1String("name")).toString();
+        s.endpoint = o.value(QLatin1String("endpoint")).toString();
+        s.user = o.value(QLatin1String("user")).toString();
+        if (s.name.isEmpty() || s.endpoint.isEmpty()) {
+            *error = QStringLiteral("its header names an apiserver without a name or endpoint");
+            return nullptr;
+        }
+        servers.push_back(std::move(s));
+    }
+    if (servers.empty()) {
+        *error = QStringLiteral("its header names no apiserver");
+        return nullptr;
+    }
+    QStringList wanted;
+    for (const QJsonValue& v : info.value(QLatin1String("resources")).toArray())
+        wanted << v.toString();
+    auto profile = ClientProfile::fromName(info.value(QLatin1String("clientGo")).toString(), error);
+    if (!profile) {
+        *error = QStringLiteral("its header's client-go: %1").arg(*error);
+        return nullptr;
+    }
+    return std::make_unique<ClusterFrameConsumer>(std::move(servers), std::move(wanted),
+                                                  std::move(*profile), pipeline, nullptr);
+}
+
+Frame ClusterFrameConsumer::tick(TimeUs t, bool final) {
+    Frame f;
+    f.connection = kClockConnection;
+    f.received = t;
+    f.kind = kTickKind;
+    QDataStream out(&f.bytes, QIODevice::WriteOnly);
+    out.setVersion(QDataStream::Qt_6_4);
+    out << final;
+    return f;
+}
+
+void ClusterFrameConsumer::start() {
+    for (int i = 0; i < static_cast<int>(m_servers.size()); ++i) {
+        Server& s = m_servers[static_cast<std::size_t>(i)];
+        s.discovery = std::make_unique<ApiDiscovery>(
+            s.info.endpoint, s.info.user, [this] { return m_nextRequestId++; },
+            [this, i](HttpRequest r) { submit(i, std::move(r), Purpose::Discovery); });
+        s.discovery->start();
+    }
+}
+
+void ClusterFrameConsumer::consume(Frame frame) {
+    if (m_closed)
+        return;
+    if (!isTick(frame)) {
+        m_due.push_back(std::move(frame));
+        return;
+    }
+    QDataStream in(frame.bytes);
+    in.setVersion(QDataStream::Qt_6_4);
+    bool final = false;
+    in >> final;
+    onTick(std::max(m_time, frame.received), final);
+}
+
+void ClusterFrameConsumer::onTick(TimeUs t, bool final) {
+    m_time = t;
+    // handleFrame may submit requests; they never add to m_due (that takes a transport frame).
+    for (const Frame& f : m_due)
+        handleFrame(f);
+    m_due.clear();
+    if (final) {
+        for (auto& r : m_reflectors)
+            r->stop(t);
+        m_closed = true;
+        return;
+    }
+    for (auto& r : m_reflectors)
+        r->tick(t);
+    checkRejected();
+    for (int i = 0; i < static_cast<int>(m_servers.size()); ++i) {
+        Server& s = m_servers[static_cast<std::size_t>(i)];
+        if (m_reflectorsStarted && s.metricsReadable && t >= s.nextScrape) {
+            s.nextScrape = t + kScrapeInterval;
+            HttpRequest r;
+            r.pathAndQuery = QStringLiteral("/metrics");
+            r.accept = "text/plain";
+            submit(i, r, Purpose::Metrics);
+        }
+    }
+    if (t >= m_nextSample) {
+        m_nextSample = t + kSampleInterval;
+        sample(t);
+    }
+    m_pipeline.hub().tick(t);
+}
+
+void ClusterFrameConsumer::checkRejected() {
+    if (m_reflectors.empty() || !m_failure.isEmpty())
+        return;
+    // Every informer refused (RBAC, expired credentials): nothing left to watch.
+    const ClusterReflector* rejected = nullptr;
+    for (const auto& r : m_reflectors) {
+        if (!r->rejected())
+            return;
+        rejected = rejected ? rejected : r.get();
+    }
+    fail(QStringLiteral("%1: %2 %3: %4")
+             .arg(m_servers[static_cast<std::size_t>(rejected->serverIndex())].info.endpoint,
+                  QString::number(rejected->rejected()->code),
+                  rejected->rejected()->code == 401 ? QStringLiteral("Unauthorized")
+                                                    : QStringLiteral("Forbidden"),
+                  rejected->rejected()->message));
+}
+
+void ClusterFrameConsumer::submit(int server, HttpRequest request, Purpose purpose, int reflector) {
+    if (request.id == 0)
+        request.id = m_nextRequestId++;
+    Pending p;
+    p.server = server;
+    p.purpose = purpose;
+    p.reflector = reflector;
+    m_pending[request.id] = p;
+    const Server& s = m_servers[static_cast<std::size_t>(server)];
+    ConnectionInfo c;
+    c.id = request.id;
+    c.sourceKind = QStringLiteral("cluster");
+    c.endpoint = s.info.endpoint + request.pathAndQuery;
+    if (reflector >= 0)
+        c.resource =
+            m_reflectors[static_cast<std::size_t>(reflector)]->config().resource.qualifiedName();
+    c.versions = QStringLiteral("%1, client-go %2").arg(s.version, m_profile.name);
+    m_pipeline.connectionOpened(c);
+    if (m_sink)
+        m_sink->send(server, std::move(request));
+}
+
+void ClusterFrameConsumer::fail(const QString& message) {
+    if (m_failure.isEmpty())
+        m_failure = message;
+}
+
+void ClusterFrameConsumer::handleFrame(const Frame& frame) {
+    const auto it = m_pending.find(frame.connection);
+    if (it == m_pending.end())
+        return;
+    Pending& p = it->second;
+    const TimeUs t = m_time;
+    const bool ended = static_cast<HttpFrameKind>(frame.kind) == HttpFrameKind::ResponseEnd;
+    if (p.purpose == Purpose::Reflector) {
+        m_reflectors[static_cast<std::size_t>(p.reflector)]->onFrame(frame, t);
+        if (ended)
+            m_pending.erase(it);
+        return;
+    }
+    if (p.purpose == Purpose::Discovery) {
+        const int server = p.server;
+        if (ended)
+            m_pending.erase(it);
+        m_servers[static_cast<std::size_t>(server)].discovery->onFrame(frame);
+        if (ended)
+            onDiscoveryProgress(server);
+        return;
+    }
+    if (!p.response.add(frame, kMaxSmallBody))
+        return;
+    Pending done = std::move(p);
+    m_pending.erase(it);
+    finishMetrics(done, done.response.end.error);
+}
+
+void ClusterFrameConsumer::finishMetrics(Pending& p, HttpErrorKind error) {
+    Server& s = m_servers[static_cast<std::size_t>(p.server)];
+    if (error != HttpErrorKind::None || p.response.status != 200) {
+        // Not readable with these credentials (403), or not there: stop asking.
+        if (error == HttpErrorKind::None)
+            s.metricsReadable = false;
+        return;
+    }
+    QString warning;
+    auto metrics = WatchCacheMetrics::fromText(
+        std::string_view(p.response.body.constData(),
+                         static_cast<std::size_t>(p.response.body.size())),
+        &warning);
+    if (metrics.isValid())
+        s.metrics = std::move(metrics);
+    else
+        s.metricsReadable = false;
+}
+
+void ClusterFrameConsumer::onDiscoveryProgress(int server) {
+    Server& s = m_servers[static_cast<std::size_t>(server)];
+    if (!s.discovery->done())
+        return;
+    if (!s.discovery->succeeded()) {
+        fail(s.discovery->failure());
+        return;
+    }
+    s.version = QStringLiteral("kube-apiserver %1").arg(s.discovery->gitVersion());
+    for (const Server& other : m_servers)
+        if (!other.discovery->succeeded())
+            return;
+    if (!m_reflectorsStarted)
+        startReflectors();
+}
+
+void ClusterFrameConsumer::startReflectors() {
+    m_reflectorsStarted = true;
+    const Server& first = m_servers.front();
+    if (m_wanted.isEmpty()) {
+        m_chosen = first.discovery->resources();
+    } else {
+        for (const QString& wanted : m_wanted) {
+            const ResourceInfo* match = nullptr;
+            for (const ResourceInfo& r : first.discovery->resources())
+                if (r.qualifiedName() == wanted ||
+                    (r.plural == wanted && (!match || r.group.isEmpty())))
+                    match = &r;
+            if (!match) {
+                QStringList names;
+                for (const ResourceInfo& r : first.discovery->resources())
+                    names << r.qualifiedName();
+                names.sort();
+                fail(QStringLiteral("--resources: %1 does not serve '%2' (it serves %3%4)")
+                         .arg(first.info.endpoint, wanted,
+                              names.mid(0, 12).join(QStringLiteral(", ")),
+                              names.size() > 12 ? QStringLiteral(", ...") : QString()));
+                return;
+            }
+            m_chosen.push_back(*match);
+        }
+    }
+    QStringList serverNames;
+    for (const Server& s : m_servers)
+        serverNames << s.info.name;
+    std::uint64_t seed = 1;
+    auto add = [&](const ResourceInfo& r, int server, bool roams) {
+        ClusterReflector::Config c;
+        c.resource = r;
+        c.profile = m_profile;
+        c.servers = serverNames;
+        c.firstServer = server;
+        c.roams = roams;
+        c.id = QStringLiteral("informer/%1").arg(r.qualifiedName());
+        if (roams)
+            c.id += QStringLiteral("@any");
+        else if (m_servers.size() > 1)
+            c.id += u'@' + serverNames[server];
+        const int index = static_cast<int>(m_reflectors.size());
+        m_reflectors.push_back(std::make_unique<ClusterReflector>(
+            c, m_pipeline.hub(), m_pipeline.keys(),
+            [this, index](int srv, HttpRequest req) {
+                submit(srv, std::move(req), Purpose::Reflector, index);
+            },
+            [this](int srv, int id) {
+                if (m_sink)
+                    m_sink->cancel(srv, id);
+            },
+            [this] { return m_nextRequestId++; }, seed++));
+    };
+    for (const ResourceInfo& r : m_chosen) {
+        for (int i = 0; i < static_cast<int>(m_servers.size()); ++i)
+            add(r, i, false);
+        // Behind a load balancer one client meets every apiserver in turn: time travel shows.
+        if (m_servers.size() > 1)
+            add(r, 0, true);
+    }
+    for (auto& r : m_reflectors)
+        r->start(m_time);
+}
+
+void ClusterFrameConsumer::sample(TimeUs t) {
+    TimelineStore& timeline = m_pipeline.timeline();
+    for (const ResourceInfo& r : m_chosen) {
+        const QString resource = r.qualifiedName();
+        ResourceVersion head = 0;
+        for (const auto& refl : m_reflectors)
+            if (refl->config().resource.qualifiedName() == resource)
+                head = std::max(head, refl->highestSeen());
+        for (std::size_t i = 0; i < m_servers.size(); ++i) {
+            const Server& s = m_servers[i];
+            if (!s.metrics)
+                continue;
+            if (const ResourceCacheMetrics* m = s.metrics->find(resource)) {
+                const QString suffix = series::apiserverSuffix(static_cast<int>(i));
+                if (m->resourceVersion) {
+                    head = std::max(head, static_cast<ResourceVersion>(*m->resourceVersion));
+                    timeline.append(timeline.series(resource, series::cacheRv(suffix)), t,
+                                    *m->resourceVersion);
+                }
+                if (m->capacity)
+                    timeline.append(timeline.series(resource, series::bufferCapacity(suffix)), t,
+                                    *m->capacity);
+            }
+        }
+        if (head == 0)
+            continue;
+        timeline.append(timeline.series(resource, series::headRv()), t, double(head));
+        for (const auto& refl : m_reflectors) {
+            if (refl->config().resource.qualifiedName() != resource)
+                continue;
+            const ResourceVersion rv = refl->resourceVersion();
+            const QString& id = refl->config().id;
+            const double lagSeconds = rv < head && refl->lastEventAt() > 0
+                                          ? double(t - refl->lastEventAt()) / kUsPerSecond
+                                          : 0.0;
+            timeline.append(timeline.series(resource, series::watcherRv(id)), t, double(rv));
+            timeline.append(timeline.series(resource, series::watcherLag(id)), t,
+                            double(head > rv ? head - rv : 0));
+            timeline.append(timeline.series(resource, series::watcherLagSeconds(id)), t,
+                            lagSeconds);
+            if (rv > 0)
+                m_pipeline.hub().watcherPosition(refl->hubId(), t, rv, head, lagSeconds);
+        }
+    }
+}
+
+QStringList ClusterFrameConsumer::resources() const {
+    QStringList out;
+    for (const ResourceInfo& r : m_chosen)
+        out << r.qualifiedName();
+    return out;
+}
+
+qint64 ClusterFrameConsumer::totalEvents() const {
+    qint64 n = 0;
+    for (const auto& r : m_reflectors)
+        n += r->eventsReceived();
+    return n;
+}
+
+void ClusterFrameConsumer::snapshot(QVector<CacheSnapshot>& caches,
+                                    QVector<WatcherSnapshot>& watchers) const {
+    for (const ResourceInfo& r : m_chosen) {
+        const QString resource = r.qualifiedName();
+        ResourceVersion head = 0;
+        for (const auto& refl : m_reflectors)
+            if (refl->config().resource.qualifiedName() == resource)
+                head = std::max(head, refl->highestSeen());
+        for (const Server& s : m_servers) {
+            const ResourceCacheMetrics* m = s.metrics ? s.metrics->find(resource) : nullptr;
+            if (!m)
+                continue;
+            CacheSnapshot c;
+            c.resource = resource;
+            c.apiserver = s.info.name;
+            c.cacheRv = static_cast<ResourceVersion>(m->resourceVersion.value_or(0));
+            c.headRv = std::max(head, c.cacheRv);
+            c.bufferCapacity = static_cast<qint64>(m->capacity.value_or(0));
+            c.objects = static_cast<qint64>(m->storageObjects.value_or(0));
+            caches.push_back(c);
+        }
+        for (const auto& refl : m_reflectors) {
+            if (refl->config().resource.qualifiedName() != resource)
+                continue;
+            WatcherSnapshot w;
+            w.id = refl->config().id;
+            w.resource = resource;
+            w.apiserver = refl->serverName();
+            w.profile = m_profile.name;
+            w.state = refl->stateName();
+            w.rv = refl->resourceVersion();
+            w.lagRevisions = head > w.rv ? head - w.rv : 0;
+            w.eventsReceived = refl->eventsReceived();
+            w.relists = refl->relists();
+            watchers.push_back(w);
+        }
+    }
+}
+
+} // namespace ws

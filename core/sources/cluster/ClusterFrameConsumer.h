@@ -1,0 +1,130 @@
+#pragma once
+
+#include "ClusterReflector.h"
+#include "engine/EngineUpdate.h"
+#include "http/HttpFrameKind.h"
+#include "http/HttpResponseCollector.h"
+#include "kube/ClientProfile.h"
+#include "kube/ResourceCatalog.h"
+#include "metrics/WatchCacheMetrics.h"
+#include "model/Frame.h"
+
+#include <QJsonObject>
+#include <QStringList>
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace ws {
+
+class ApiDiscovery;
+class Pipeline;
+struct HttpRequest;
+
+// One apiserver of the cluster as the consumer knows it: never a credential.
+struct ClusterServerInfo {
+    QString name;     // "apiserver", "apiserver-1"
+    QString endpoint; // "https://127.0.0.1:6443" (no user info)
+    QString user;     // the kubeconfig user's name, for 401 messages
+};
+
+// Where the consumer's requests go: the HTTP transports live, nowhere in a replay (the capture
+// holds what they answered).
+class ClusterRequestSink {
+public:
+    virtual ~ClusterRequestSink() = default;
+    virtual void send(int server, HttpRequest request) = 0;
+    virtual void cancel(int server, int requestId) = 0;
+};
+
+// Everything the cluster source does with its frames, live or replayed from a capture:
+// discovery, one client-go reflector per (apiserver, resource), /metrics scrapes, the SPEC §3
+// series and snapshots. Its clock is the Tick frames: frames consumed between two ticks are
+// handled at the later tick's time, then the reflectors, scrapes and detectors tick. Live and
+// replay consume the same frames in the same order, and request ids and reflector jitter follow
+// from them, so a replay makes the same requests, finds the same anomalies and samples the same
+// timeline.
+class ClusterFrameConsumer {
+public:
+    // The session's clock: a frame of this kind on this connection (no request has id 0)
+    // holds `bool final` (QDataStream, Qt 6.4). The frames since the previous tick were handled
+    // at its time, then the reflectors, the /metrics scrapes and the detectors ticked.
+    static constexpr int kClockConnection = 0;
+    static constexpr std::uint16_t kTickKind = 9; // after HttpFrameKind's 1..4
+
+    ClusterFrameConsumer(std::vector<ClusterServerInfo> servers, QStringList wantedResources,
+                         ClientProfile profile, Pipeline& pipeline, ClusterRequestSink* sink);
+    ~ClusterFrameConsumer();
+    ClusterFrameConsumer(const ClusterFrameConsumer&) = delete;
+    ClusterFrameConsumer& operator=(const ClusterFrameConsumer&) = delete;
+
+    // What a capture's header keeps to build this consumer again (docs/capture-format.md).
+    static QJsonObject replayInfo(const std::vector<ClusterServerInfo>& servers,
+                                  const QStringList& wantedResources, const QString& clientGo);
+    // The consumer a capture's replay info describes; nullptr and one line when it is damaged.
+    static std::unique_ptr<ClusterFrameConsumer> fromReplayInfo(const QJsonObject& info,
+                                                                Pipeline& pipeline, QString* error);
+
+    static Frame tick(TimeUs t, bool final);
+    static bool isTick(const Frame& frame) {
+        return frame.connection == kClockConnection && frame.kind == kTickKind;
+    }
+
+    void start(); // discovery
+    void consume(Frame frame);
+
+    TimeUs time() const { return m_time; }
+    bool closed() const { return m_closed; }
+    QString failure() const { return m_failure; }
+    bool reflectorsStarted() const { return m_reflectorsStarted; }
+    const QString& profileName() const { return m_profile.name; }
+    QStringList resources() const;
+    qint64 totalEvents() const;
+    void snapshot(QVector<CacheSnapshot>& caches, QVector<WatcherSnapshot>& watchers) const;
+
+private:
+    struct Server {
+        ClusterServerInfo info;
+        QString version; // "kube-apiserver v1.31.2" once discovered
+        std::unique_ptr<ApiDiscovery> discovery;
+        bool metricsReadable = true;
+        TimeUs nextScrape = 0;
+        std::optional<WatchCacheMetrics> metrics;
+    };
+    enum class Purpose { Discovery, Metrics, Reflector };
+    struct Pending {
+        int server = 0;
+        Purpose purpose = Purpose::Discovery;
+        int reflector = -1;
+        HttpResponseCollector response; // Metrics
+    };
+
+    void onTick(TimeUs t, bool final);
+    void submit(int server, HttpRequest request, Purpose purpose, int reflector = -1);
+    void handleFrame(const Frame& frame);
+    void finishMetrics(Pending& p, HttpErrorKind error);
+    void onDiscoveryProgress(int server);
+    void startReflectors();
+    void checkRejected();
+    void sample(TimeUs t);
+    void fail(const QString& message);
+
+    std::vector<Server> m_servers;
+    QStringList m_wanted;
+    ClientProfile m_profile;
+    Pipeline& m_pipeline;
+    ClusterRequestSink* m_sink;
+    std::vector<std::unique_ptr<ClusterReflector>> m_reflectors;
+    std::map<int, Pending> m_pending;
+    std::vector<Frame> m_due; // consumed since the last tick
+    std::vector<ResourceInfo> m_chosen;
+    TimeUs m_time = 0;
+    TimeUs m_nextSample = 0;
+    int m_nextRequestId = 1;
+    bool m_reflectorsStarted = false;
+    bool m_closed = false;
+    QString m_failure;
+};
+
+} // namespace ws
