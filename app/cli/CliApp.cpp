@@ -13,6 +13,7 @@
 #include "sources/etcd/EtcdSource.h"
 #include "util/Duration.h"
 
+#include <tuple>
 #include <QCommandLineParser>
 #include <QEventLoop>
 #include <QFileInfo>
@@ -68,6 +69,7 @@ const char* kUsage =
     "        [--tls-cert F --tls-key F] [--client-ca F] [--token-file F] [--authorize-group G]\n"
     "                                 serve a scenario as a kube-apiserver (kubectl works)\n"
     "  load --etcd URL[,URL...] [--rate N/s] [--duration 30s] [--objects N] [--compact-every 10s]\n"
+    "       [--writers N] [--batch N]\n"
     "                                 write Kubernetes-shaped objects (create/update/delete mix)\n";
 
 } // namespace
@@ -121,7 +123,10 @@ int CliApp::load(const QStringList& arguments) {
     const QCommandLineOption cacert(QStringLiteral("cacert"), {}, QStringLiteral("FILE"));
     const QCommandLineOption cert(QStringLiteral("cert"), {}, QStringLiteral("FILE"));
     const QCommandLineOption key(QStringLiteral("key"), {}, QStringLiteral("FILE"));
-    parser.addOptions({etcd, rate, duration, objects, compactEvery, cacert, cert, key});
+    const QCommandLineOption writers(QStringLiteral("writers"), {}, QStringLiteral("N"));
+    const QCommandLineOption batch(QStringLiteral("batch"), {}, QStringLiteral("N"));
+    parser.addOptions(
+        {etcd, rate, duration, objects, compactEvery, cacert, cert, key, writers, batch});
     if (!parser.parse(arguments))
         return fail(QStringLiteral("load: %1").arg(parser.errorText()));
     if (!parser.positionalArguments().isEmpty())
@@ -161,6 +166,18 @@ int CliApp::load(const QStringList& arguments) {
         if (!ok || options.objects <= 0)
             return fail(QStringLiteral("--objects: bad value '%1': expected a positive integer")
                             .arg(parser.value(objects)));
+    }
+    for (const auto& [option, field, what] :
+         {std::tuple{&writers, &options.concurrency, "parallel writers"},
+          std::tuple{&batch, &options.batch, "writes per transaction"}}) {
+        if (!parser.isSet(*option))
+            continue;
+        bool ok = false;
+        *field = parser.value(*option).toInt(&ok);
+        if (!ok || *field <= 0 || *field > 10000)
+            return fail(QStringLiteral("--%1: bad value '%2': expected %3, 1 to 10000")
+                            .arg(option->names().first(), parser.value(*option),
+                                 QLatin1String(what)));
     }
     QString error;
     if (!EtcdSource::probe(options.connect, &error))

@@ -338,6 +338,30 @@ ResourceVersion EtcdClient::put(const std::string& key, const std::string& value
     return rev;
 }
 
+ResourceVersion EtcdClient::writeAll(const std::vector<Write>& writes, QString* error) {
+    ResourceVersion rev = 0;
+    withFailover(
+        [&](const std::shared_ptr<grpc::Channel>& ch, grpc::ClientContext& ctx) {
+            auto stub = etcdserverpb::KV::NewStub(ch);
+            etcdserverpb::TxnRequest req;
+            for (const Write& w : writes) {
+                etcdserverpb::RequestOp* op = req.add_success();
+                if (w.remove) {
+                    op->mutable_request_delete_range()->set_key(w.key);
+                } else {
+                    op->mutable_request_put()->set_key(w.key);
+                    op->mutable_request_put()->set_value(w.value);
+                }
+            }
+            etcdserverpb::TxnResponse resp;
+            grpc::Status st = stub->Txn(&ctx, req, &resp);
+            rev = resp.header().revision();
+            return st;
+        },
+        error);
+    return rev;
+}
+
 ResourceVersion EtcdClient::remove(const std::string& key, QString* error, std::int64_t* deleted) {
     ResourceVersion rev = 0;
     withFailover(

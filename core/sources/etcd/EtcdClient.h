@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <vector>
+#include <vector>
 
 namespace grpc {
 class Channel;
@@ -99,6 +100,13 @@ public:
     ResourceVersion put(const std::string& key, const std::string& value, QString* error);
     ResourceVersion remove(const std::string& key, QString* error, std::int64_t* deleted = nullptr);
     bool compact(ResourceVersion revision, bool physical, QString* error);
+    // Several writes as one Txn (one revision, one watch response of them all); keys distinct.
+    struct Write {
+        std::string key;
+        std::string value;
+        bool remove = false;
+    };
+    ResourceVersion writeAll(const std::vector<Write>& writes, QString* error);
 
     // The end of a prefix range: "/registry/" -> "/registry0".
     static std::string prefixEnd(const std::string& prefix);

@@ -1,5 +1,6 @@
 #include "EtcdLoadGenerator.h"
 
+#include <algorithm>
 #include <random>
 #include <thread>
 #include <vector>
@@ -164,18 +165,26 @@ void EtcdLoadGenerator::writer(int index, EtcdClient& client) {
     std::uniform_int_distribution<std::size_t> pick(0, mine.size() - 1);
     std::uniform_real_distribution<double> coin(0, 1);
     const int customCount = static_cast<int>(m_options.objects * m_options.customResourceShare);
+    const int batch = std::clamp(m_options.batch, 1, static_cast<int>(mine.size()));
     const double perWriterRate = m_options.rate > 0 ? m_options.rate / n : 0;
     auto next = std::chrono::steady_clock::now();
     const auto interval = perWriterRate > 0
                               ? std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                    std::chrono::duration<double>(1.0 / perWriterRate))
+                                    std::chrono::duration<double>(batch / perWriterRate))
                               : std::chrono::steady_clock::duration::zero();
     std::int64_t serial = 0;
+    struct Planned {
+        std::size_t slot;
+        std::int64_t generation; // after the write; 0: deleted
+        int kind;
+    };
+    std::vector<EtcdClient::Write> writes;
+    std::vector<Planned> planned;
     while (!m_stop) {
         if (m_options.duration.count() > 0 &&
             std::chrono::steady_clock::now() - m_start >= m_options.duration)
             break;
-        if (m_options.maxWrites > 0 && m_budget.fetch_add(1) >= m_options.maxWrites)
+        if (m_options.maxWrites > 0 && m_budget.fetch_add(batch) >= m_options.maxWrites)
             break;
         if (perWriterRate > 0) {
             next += interval;
@@ -185,34 +194,50 @@ void EtcdLoadGenerator::writer(int index, EtcdClient& client) {
             else if (now - next > std::chrono::seconds(1))
                 next = now; // fell behind: do not burst to catch up
         }
-        const std::size_t slot = pick(rng);
-        const int object = mine[slot];
-        const bool custom = object < customCount;
-        const std::string name = (custom ? "load-ct-" : "load-cm-") + std::to_string(object);
-        const std::string key = custom ? cronTabKey(m_options.prefix, m_options.namespace_, name)
-                                       : configMapKey(m_options.prefix, m_options.namespace_, name);
-        QString error;
-        std::int64_t& gen = generation[slot];
-        if (gen > 0 && coin(rng) < m_options.deleteShare) {
-            const ResourceVersion rev = client.remove(key, &error);
-            record(rev, Delete, error);
-            if (rev)
-                gen = 0;
-            continue;
+        // `batch` distinct objects: consecutive slots from a random one.
+        const std::size_t first = pick(rng);
+        writes.clear();
+        planned.clear();
+        for (int b = 0; b < batch; ++b) {
+            const std::size_t slot = (first + static_cast<std::size_t>(b)) % mine.size();
+            const int object = mine[slot];
+            const bool custom = object < customCount;
+            const std::string name = (custom ? "load-ct-" : "load-cm-") + std::to_string(object);
+            EtcdClient::Write w;
+            w.key = custom ? cronTabKey(m_options.prefix, m_options.namespace_, name)
+                           : configMapKey(m_options.prefix, m_options.namespace_, name);
+            const std::int64_t gen = generation[slot];
+            if (gen > 0 && coin(rng) < m_options.deleteShare) {
+                w.remove = true;
+                planned.push_back({slot, 0, Delete});
+            } else {
+                const bool create = gen == 0;
+                const std::int64_t g = create ? 1 : gen + 1;
+                // A new uid per incarnation, as the apiserver assigns one on every create.
+                const std::string uid =
+                    "00000000-0000-4000-8000-" +
+                    std::to_string(1000000000000 + object * 1000000 + (serial++ % 1000000));
+                w.value =
+                    custom ? cronTabValue(name, m_options.namespace_, uid, g, m_options.valueBytes)
+                           : configMapValue(name, m_options.namespace_, uid, g,
+                                            m_options.valueBytes);
+                planned.push_back({slot, g, create ? Create : Update});
+            }
+            writes.push_back(std::move(w));
         }
-        const bool create = gen == 0;
-        const std::int64_t g = create ? 1 : gen + 1;
-        // A new uid per incarnation, as the apiserver assigns one on every create.
-        const std::string uid =
-            "00000000-0000-4000-8000-" +
-            std::to_string(1000000000000 + object * 1000000 + (serial++ % 1000000));
-        const std::string value =
-            custom ? cronTabValue(name, m_options.namespace_, uid, g, m_options.valueBytes)
-                   : configMapValue(name, m_options.namespace_, uid, g, m_options.valueBytes);
-        const ResourceVersion rev = client.put(key, value, &error);
-        record(rev, create ? Create : Update, error);
-        if (rev)
-            gen = g;
+        QString error;
+        ResourceVersion rev = 0;
+        if (batch == 1)
+            rev = writes.front().remove ? client.remove(writes.front().key, &error)
+                                        : client.put(writes.front().key, writes.front().value,
+                                                     &error);
+        else
+            rev = client.writeAll(writes, &error);
+        for (const Planned& p : planned) {
+            record(rev, p.kind, error);
+            if (rev)
+                generation[p.slot] = p.generation;
+        }
     }
 }
 
