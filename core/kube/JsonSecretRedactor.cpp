@@ -62,6 +62,7 @@ void JsonSecretRedactor::reset() {
 
 QByteArray JsonSecretRedactor::feed(const char* data, std::size_t size) {
     QByteArray out;
+    out.reserve(static_cast<qsizetype>(size + SecretDigest::kTextSize));
     feedInto(data, size, &out);
     return out;
 }

@@ -50,8 +50,11 @@ bool rewriteMapEntry(std::string_view entry, SecretDigest& digest, std::string* 
     Field f;
     while (nextField(r, &f)) {
         if (f.number == 2 && f.wireType == 2) {
-            const QByteArray text = digest.digest(f.bytes);
-            w.bytes(2, std::string_view(text.constData(), static_cast<std::size_t>(text.size())));
+            char text[SecretDigest::kTextSize];
+            digest.begin();
+            digest.add(f.bytes.data(), f.bytes.size());
+            digest.finish(text);
+            w.bytes(2, std::string_view(text, sizeof(text)));
         } else {
             w.raw(f.wire);
         }
@@ -149,8 +152,11 @@ bool EtcdSecretRedactor::redact(EtcdFrameKind kind, std::string* message) {
 }
 
 std::string EtcdSecretRedactor::digestText(std::string_view value) {
-    const QByteArray text = m_digest.digest(value);
-    return std::string(text.constData(), static_cast<std::size_t>(text.size()));
+    char text[SecretDigest::kTextSize];
+    m_digest.begin();
+    m_digest.add(value.data(), value.size());
+    m_digest.finish(text);
+    return std::string(text, sizeof(text));
 }
 
 bool EtcdSecretRedactor::rewrite(EtcdFrameKind kind, std::string_view message, std::string* out) {
