@@ -13,7 +13,6 @@
 #include "sources/etcd/EtcdSource.h"
 #include "util/Duration.h"
 
-#include <tuple>
 #include <QCommandLineParser>
 #include <QEventLoop>
 #include <QFileInfo>
@@ -22,6 +21,7 @@
 #include <atomic>
 #include <cstdio>
 #include <map>
+#include <tuple>
 #include <unistd.h>
 
 namespace ws {
@@ -175,9 +175,9 @@ int CliApp::load(const QStringList& arguments) {
         bool ok = false;
         *field = parser.value(*option).toInt(&ok);
         if (!ok || *field <= 0 || *field > 10000)
-            return fail(QStringLiteral("--%1: bad value '%2': expected %3, 1 to 10000")
-                            .arg(option->names().first(), parser.value(*option),
-                                 QLatin1String(what)));
+            return fail(
+                QStringLiteral("--%1: bad value '%2': expected %3, 1 to 10000")
+                    .arg(option->names().first(), parser.value(*option), QLatin1String(what)));
     }
     QString error;
     if (!EtcdSource::probe(options.connect, &error))

@@ -17,20 +17,22 @@ DURATION=${2:-60}
 CLI=${WS_CLI:-build/app/watchscope-cli}
 KUBECTL=$(command -v kubectl) || KUBECTL=""
 work=$(mktemp -d)
-trap 'rm -rf "$work"; kill $(jobs -p) 2>/dev/null' EXIT
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM
 printf 'round\tclient\tevents\tevents_per_s\tbytes_received\tbytes_on_disk\tratio\twatch_closed\tcpu_s\trss_mb\tserve_cpu_s\tcheck\n'
 
 start_serve() {
-    /usr/bin/time -f '%U %S' -o "$work/serve.time" "$CLI" serve --listen 127.0.0.1:0 \
-        --scenario bench/scenarios/firehose-50k.yaml >"$work/serve.out" 2>&1 &
+    "$CLI" serve --listen 127.0.0.1:0 --scenario bench/scenarios/firehose-50k.yaml \
+        >"$work/serve.out" 2>&1 &
     serve=$!
     for _ in $(seq 100); do grep -q ' on http' "$work/serve.out" && break; sleep 0.1; done
     url=$(grep -o 'http://[0-9.:]*' "$work/serve.out")
 }
 stop_serve() {
+    # utime + stime (fields 14, 15) in clock ticks, read before it goes away.
+    serve_cpu=$(awk -v hz="$(getconf CLK_TCK)" '{ printf "%.1f", ($14 + $15) / hz }' \
+        "/proc/$serve/stat")
     kill "$serve" 2>/dev/null; wait "$serve" 2>/dev/null
-    read -r su ss < <(tail -1 "$work/serve.time") # after "Command terminated by signal 15"
-    serve_cpu=$(awk -v u="$su" -v s="$ss" 'BEGIN { printf "%.1f", u + s }')
 }
 
 run_watchscope() {

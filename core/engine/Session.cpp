@@ -89,6 +89,8 @@ bool Session::prepare(QString* error) {
     capture.creator = QStringLiteral("WatchScope %1").arg(QCoreApplication::applicationVersion());
     capture.description = description();
     capture.resources = m_pipeline.resources().names();
+    for (auto& s : m_sources)
+        capture.secretsRedacted = capture.secretsRedacted && !s->keepsSecrets();
     if (!m_sources.empty()) {
         capture.sourceKind = m_sources.front()->kind();
         capture.replay = m_sources.front()->replayInfo();

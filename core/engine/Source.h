@@ -32,6 +32,8 @@ public:
     // When the session began, if the source knows better than now (a capture replay: when the
     // capture began). Invalid: now.
     virtual QDateTime wallStart() const { return {}; }
+    // True when Secrets' values reach the pipeline (and a capture) as received: --keep-secrets.
+    virtual bool keepsSecrets() const { return false; }
     // One line the user should see once the session ended (a truncated capture), or empty.
     virtual QString warning() const { return {}; }
     virtual QString kind() const = 0; // "simulator", "etcd", "cluster", "capture"

@@ -52,10 +52,13 @@ SourceOptions::SourceOptions(QCommandLineParser& parser)
                   QStringLiteral("LIST")),
       m_duration(QStringLiteral("duration"),
                  QStringLiteral("How long to run (500ms, 30s, 5m); scenarios: virtual time."),
-                 QStringLiteral("D")) {
+                 QStringLiteral("D")),
+      m_keepSecrets(QStringLiteral("keep-secrets"),
+                    QStringLiteral("Keep the values of Secrets as received, in the session and "
+                                   "its capture (default: replaced by salted digests).")) {
     parser.addOptions({m_scenario, m_speed, m_seed, m_etcd, m_prefix, m_cacert, m_cert, m_key,
                        m_kubeconfig, m_context, m_server, m_clientGo, m_auditLog, m_follow,
-                       m_resources, m_duration});
+                       m_resources, m_duration, m_keepSecrets});
 }
 
 int SourceOptions::sourcesGiven() const {
@@ -118,6 +121,12 @@ std::optional<SourceSpec> SourceOptions::spec(bool scenarioByDefault, QString* e
         }
         s.duration = *d;
     }
+    s.keepSecrets = m_parser.isSet(m_keepSecrets);
+    if (s.keepSecrets && s.kind == SourceSpec::Kind::Scenario) {
+        *error = QStringLiteral("--keep-secrets applies to --etcd, --kubeconfig and --server (a "
+                                "scenario has no secret values)");
+        return std::nullopt;
+    }
     s.resources = commaList(m_parser.values(m_resources));
     if (m_parser.isSet(m_resources) && s.resources.isEmpty()) {
         *error = QStringLiteral("--resources: give at least one plural resource name");
@@ -160,6 +169,7 @@ std::optional<SourceSpec> SourceOptions::spec(bool scenarioByDefault, QString* e
         }
         if (m_parser.isSet(m_prefix))
             s.etcd.prefix = m_parser.value(m_prefix);
+        s.etcd.keepSecrets = s.keepSecrets;
         if (s.etcd.prefix.isEmpty())
             s.etcd.prefix = QStringLiteral("/registry/");
         s.etcd.caFile = m_parser.value(m_cacert);

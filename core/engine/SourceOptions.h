@@ -34,6 +34,7 @@ private:
     QCommandLineOption m_kubeconfig, m_context, m_server, m_clientGo;
     QCommandLineOption m_auditLog, m_follow;
     QCommandLineOption m_resources, m_duration;
+    QCommandLineOption m_keepSecrets;
 };
 
 } // namespace ws

@@ -29,7 +29,8 @@ struct EtcdSourceSpec {
     // 0: list, then watch from the list revision + 1 (as kube-apiserver's cacher does).
     // >0: replay from this revision without a list (1: the whole retained history).
     ResourceVersion startRevision = 0;
-    bool watchCache = true; // run kube-apiserver's watch cache per resource over the stream
+    bool watchCache = true;   // run kube-apiserver's watch cache per resource over the stream
+    bool keepSecrets = false; // SourceSpec::keepSecrets
     TimeUs statusInterval = milliseconds(100);
     bool tls() const { return !caFile.isEmpty() || !certFile.isEmpty() || !keyFile.isEmpty(); }
 };
@@ -39,12 +40,15 @@ struct SourceSpec {
     Kind kind = Kind::Scenario;
     ScenarioSourceSpec scenario;
     EtcdSourceSpec etcd;
-    QString kubeconfig;       // Kubeconfig
-    QString context;          // Kubeconfig: empty = current-context
-    QStringList servers;      // Server: apiservers of one cluster
-    QString clientGo;         // Kubeconfig / Server: client-go profile; empty = newest
-    QStringList auditLogs;    // AuditLog
-    bool follow = false;      // AuditLog: keep reading a growing file
+    QString kubeconfig;    // Kubeconfig
+    QString context;       // Kubeconfig: empty = current-context
+    QStringList servers;   // Server: apiservers of one cluster
+    QString clientGo;      // Kubeconfig / Server: client-go profile; empty = newest
+    QStringList auditLogs; // AuditLog
+    bool follow = false;   // AuditLog: keep reading a growing file
+    // Live sources: keep the values of Secrets as received (default: each becomes a salted
+    // digest before anything decodes or captures it; docs/capture-format.md).
+    bool keepSecrets = false;
     QString capture;          // Capture: the .wscap file replayed
     double captureSpeed = 0;  // Capture: recorded seconds per wall second; 0: as fast as possible
     ScenarioOverrides whatIf; // Capture: run under other versions (`whatif`)

@@ -52,7 +52,7 @@ int ServeRunner::run(const ServeOptions& options, const std::function<void(const
         const auto elapsed = std::chrono::duration_cast<std::chrono::microseconds>(
                                  std::chrono::steady_clock::now() - start)
                                  .count();
-        cluster->advanceTo(elapsed, [&] { handler.pumpWatches(); });
+        const bool behind = cluster->advanceTo(elapsed, [&] { handler.pumpWatches(); });
         handler.pumpWatches();
         // Anomalies and samples of the served cluster's own detectors are not shown by serve:
         // drop them so a long run does not grow.
@@ -62,7 +62,8 @@ int ServeRunner::run(const ServeOptions& options, const std::function<void(const
             io.stop();
             return;
         }
-        timer.expires_after(std::chrono::milliseconds(10));
+        // Behind: again as soon as the pending socket work has run.
+        timer.expires_after(behind ? std::chrono::milliseconds(0) : std::chrono::milliseconds(10));
         timer.async_wait([&](const boost::system::error_code& ec) {
             if (!ec)
                 tick();

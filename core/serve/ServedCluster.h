@@ -23,9 +23,10 @@ public:
     static std::unique_ptr<ServedCluster> create(const ServeOptions& options, QString* error);
     ~ServedCluster();
 
-    // Advances virtual time to `wallElapsed` × speed in simulation ticks; after each tick
-    // `afterTick` runs (the watch streams drain what the tick dispatched).
-    void advanceTo(TimeUs wallElapsed, const std::function<void()>& afterTick);
+    // Advances virtual time towards `wallElapsed` × speed, a few simulation ticks at most;
+    // after each tick `afterTick` runs (the watch streams take what the tick dispatched). True
+    // while still behind: the caller lets the sockets write, then calls again at once.
+    bool advanceTo(TimeUs wallElapsed, const std::function<void()>& afterTick);
     TimeUs now() const { return m_sim->now(); }
     bool finished() const { return m_finished; }
 

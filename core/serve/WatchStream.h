@@ -19,7 +19,10 @@ class SimKeyspace;
 // real apiserver closes an unresponsive watcher.
 class WatchStream {
 public:
-    static constexpr std::size_t kHighWater = 256 * 1024; // bytes queued on the socket
+    // Bytes queued on the socket before the watch stops reading: what a kernel socket buffer
+    // and the HTTP/2 stream window hold for a real apiserver (4 MiB), so that a client that
+    // keeps up is never mistaken for one that does not at 50,000 events/s.
+    static constexpr std::size_t kHighWater = 4 * 1024 * 1024;
 
     WatchStream(const SimKeyspace& keyspace, ResourceInfo info, std::shared_ptr<ServerWatch> watch,
                 std::shared_ptr<ResponseSink> sink, FieldSelector fields,

@@ -11,6 +11,8 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSet>
@@ -440,6 +442,74 @@ private slots:
             checkReplay(m_dir.filePath(p->scenario + QStringLiteral(".wscap")), p->anomalies,
                         m_dir.filePath(p->scenario + QStringLiteral(".csv")));
         }
+    }
+
+    // The values of Secrets never reach a capture unless --keep-secrets: a Secret created
+    // while the informer watches arrives (list or watch) as a digest, and the capture still
+    // replays to the live run's own exports.
+    void secretsAreRedactedInCaptures_data() {
+        QTest::addColumn<bool>("keep");
+        QTest::newRow("redacted (default)") << false;
+        QTest::newRow("--keep-secrets") << true;
+    }
+    void secretsAreRedactedInCaptures() {
+        QFETCH(bool, keep);
+        const QString scenario = file(
+            QStringLiteral("secrets.yaml"),
+            "name: secrets-churn\ndescription: Secrets written at a steady rate\nduration: 10m\n"
+            "seed: 1\nexplanation: Secrets only.\nserver:\n  version: \"1.30\"\nresources:\n"
+            "  - name: secrets\n    objects: 20\n    writesPerSecond: 20\n    valueBytes: 200\n");
+        ServeProcess serve;
+        QString error;
+        QVERIFY2(serve.start({QStringLiteral("--scenario"), scenario}, &error), qPrintable(error));
+        const QString capture = m_dir.filePath(QStringLiteral("secrets-%1.wscap").arg(keep));
+        const QString anomalies = m_dir.filePath(QStringLiteral("secrets-%1.jsonl").arg(keep));
+        const QString timeline = m_dir.filePath(QStringLiteral("secrets-%1.csv").arg(keep));
+        QStringList args{QStringLiteral("record"),
+                         QStringLiteral("--server"),
+                         serve.url(),
+                         QStringLiteral("--resources"),
+                         QStringLiteral("secrets"),
+                         QStringLiteral("--duration"),
+                         QStringLiteral("5s"),
+                         QStringLiteral("--out"),
+                         capture,
+                         QStringLiteral("--anomalies"),
+                         anomalies,
+                         QStringLiteral("--timeline"),
+                         timeline};
+        if (keep)
+            args << QStringLiteral("--keep-secrets");
+        QProcess record;
+        record.start(qEnvironmentVariable("WS_CLI"), args);
+        QVERIFY(record.waitForStarted());
+        QTest::qWait(1500); // the informer lists and watches by now
+        QNetworkAccessManager http;
+        QNetworkRequest post(QUrl(serve.url() + QStringLiteral("/api/v1/namespaces/ns-0/secrets")));
+        post.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
+        QNetworkReply* reply = http.post(
+            post, QByteArray("{\"apiVersion\":\"v1\",\"kind\":\"Secret\",\"metadata\":{\"name\":"
+                             "\"db\",\"namespace\":\"ns-0\"},\"data\":{\"password\":"
+                             "\"aHVudGVyMg==\"}}"));
+        QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 10000);
+        QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 201);
+        reply->deleteLater();
+        QVERIFY(record.waitForFinished(60000));
+        QVERIFY2(record.exitCode() == 0, record.readAllStandardError().constData());
+
+        ws::CaptureReader reader;
+        QVERIFY2(reader.open(capture, &error), qPrintable(error));
+        QCOMPARE(reader.header().secretsRedacted, !keep);
+        QByteArray bodies;
+        ws::CaptureRecord rec;
+        while (reader.next(&rec))
+            if (rec.type == ws::CaptureRecord::Type::Frame && rec.frame.kind == 3) // BodyChunk
+                bodies += rec.frame.bytes;
+        QVERIFY2(reader.complete(), qPrintable(reader.warning()));
+        QVERIFY(bodies.contains("\"name\":\"db\""));     // the created Secret was watched
+        QCOMPARE(bodies.contains("aHVudGVyMg=="), keep); // its value only when kept
+        QCOMPARE(bodies.contains("redacted:"), !keep);
+        checkReplay(capture, anomalies, timeline);
     }
 
     void cleanupTestCase() { m_tls.stop(); }

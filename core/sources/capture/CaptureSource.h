@@ -24,6 +24,7 @@ public:
 
     QString description() const override;
     QString kind() const override { return QStringLiteral("capture"); }
+    bool keepsSecrets() const override { return !m_reader.header().secretsRedacted; }
     QJsonObject replayInfo() const override { return m_reader.header().replay; }
     QDateTime wallStart() const override;
     QString warning() const override;

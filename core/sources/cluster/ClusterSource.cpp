@@ -4,6 +4,8 @@
 
 #include "engine/Pipeline.h"
 #include "http/ClusterHttpTransport.h"
+#include "http/HttpFrameKind.h"
+#include "http/HttpRequest.h"
 #include "kubeconfig/ExecCredentialRunner.h"
 
 namespace ws {
@@ -84,7 +86,29 @@ bool ClusterSource::open(Pipeline& pipeline, QString* error) {
     return true;
 }
 
+namespace {
+
+// "/api/v1/secrets?...", "/api/v1/namespaces/NS/secrets[/NAME]?...": what returns Secrets.
+bool requestsSecrets(const QString& pathAndQuery) {
+    const QStringList parts = QStringView(pathAndQuery)
+                                  .left(pathAndQuery.indexOf(u'?'))
+                                  .toString()
+                                  .split(u'/', Qt::SkipEmptyParts);
+    if (parts.size() < 3 || parts[0] != QLatin1String("api") || parts[1] != QLatin1String("v1"))
+        return false;
+    if (parts.size() >= 5 && parts[2] == QLatin1String("namespaces"))
+        return parts[4] == QLatin1String("secrets");
+    return parts[2] == QLatin1String("secrets");
+}
+
+} // namespace
+
 void ClusterSource::send(int server, HttpRequest request) {
+    if (!m_spec.keepSecrets && requestsSecrets(request.pathAndQuery)) {
+        if (m_secretSalt.isEmpty())
+            m_secretSalt = SecretDigest::randomSalt();
+        m_secretBodies.insert_or_assign(request.id, JsonSecretRedactor(m_secretSalt));
+    }
     m_transports[static_cast<std::size_t>(server)]->submit(std::move(request));
 }
 
@@ -113,9 +137,29 @@ QString ClusterSource::state() const {
     return {};
 }
 
+void ClusterSource::redactSecrets(Frame& f) {
+    const auto it = m_secretBodies.find(f.connection);
+    if (it == m_secretBodies.end())
+        return;
+    switch (static_cast<HttpFrameKind>(f.kind)) {
+    case HttpFrameKind::RequestSent: // a retry: a new body follows
+        it->second.reset();
+        break;
+    case HttpFrameKind::ResponseHead:
+        break;
+    case HttpFrameKind::BodyChunk:
+        f.bytes = it->second.feed(f.bytes.constData(), static_cast<std::size_t>(f.bytes.size()));
+        break;
+    case HttpFrameKind::ResponseEnd:
+        m_secretBodies.erase(it);
+        break;
+    }
+}
+
 void ClusterSource::consumeQueued(Pipeline& pipeline) {
     m_queue.drain(m_frames);
     for (Frame& f : m_frames) {
+        redactSecrets(f);
         pipeline.frameReceived(f);
         m_consumer->consume(std::move(f));
     }

@@ -6,7 +6,10 @@
 #include "engine/SourceSpec.h"
 #include "kubeconfig/ClusterTarget.h"
 
+#include "kube/JsonSecretRedactor.h"
+
 #include <QElapsedTimer>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -28,6 +31,7 @@ public:
 
     QString description() const override;
     QString kind() const override { return QStringLiteral("cluster"); }
+    bool keepsSecrets() const override { return m_spec.keepSecrets; }
     QJsonObject replayInfo() const override;
     bool prepare(QString* error) override;
     bool open(Pipeline& pipeline, QString* error) override;
@@ -52,6 +56,7 @@ public:
 private:
     std::vector<ClusterServerInfo> serverInfos() const;
     void consumeQueued(Pipeline& pipeline);
+    void redactSecrets(Frame& frame);
 
     SourceSpec m_spec;
     QString m_version;
@@ -64,6 +69,10 @@ private:
     std::vector<Frame> m_frames;
     QElapsedTimer m_clock;
     QStringList m_warnings;
+    // The bodies of requests for core/v1 Secrets, redacted as they arrive (unless
+    // --keep-secrets), before the consumer or a capture sees them. One salt per session.
+    QByteArray m_secretSalt;
+    std::map<int, JsonSecretRedactor> m_secretBodies; // by request id
 };
 
 } // namespace ws

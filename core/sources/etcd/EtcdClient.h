@@ -12,7 +12,6 @@
 #include <optional>
 #include <string>
 #include <vector>
-#include <vector>
 
 namespace grpc {
 class Channel;

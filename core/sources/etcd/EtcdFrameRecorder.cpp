@@ -25,6 +25,16 @@ QByteArray copyOf(const std::string& bytes) {
 
 } // namespace
 
+EtcdFrameRecorder::EtcdFrameRecorder(FrameQueue& queue, int connection, Clock clock,
+                                     const std::string& prefix, bool redactSecrets)
+    : m_queue(queue), m_connection(connection), m_clock(std::move(clock)) {
+    if (redactSecrets) {
+        const QByteArray salt = SecretDigest::randomSalt();
+        m_rangeRedactor.emplace(salt, prefix);
+        m_watchRedactor.emplace(salt, prefix);
+    }
+}
+
 void EtcdFrameRecorder::push(std::uint16_t kind, QByteArray bytes) {
     Frame f;
     f.connection = m_connection;
@@ -43,7 +53,10 @@ void EtcdFrameRecorder::listStarted(bool relist) {
 }
 
 void EtcdFrameRecorder::rangePage(const WireRangeResponse& page) {
-    push(std::uint16_t(EtcdFrameKind::RangeResponse), copyOf(page.bytes()));
+    QByteArray bytes = copyOf(page.bytes());
+    if (m_rangeRedactor)
+        bytes = m_rangeRedactor->redact(EtcdFrameKind::RangeResponse, bytes);
+    push(std::uint16_t(EtcdFrameKind::RangeResponse), std::move(bytes));
 }
 
 void EtcdFrameRecorder::listCompleted(ResourceVersion listRevision, std::int64_t items) {
@@ -59,7 +72,10 @@ void EtcdFrameRecorder::watchCreateSent(ResourceVersion startRevision, const QSt
 }
 
 void EtcdFrameRecorder::watchReceived(const WireWatchResponse& response) {
-    push(std::uint16_t(EtcdFrameKind::WatchResponse), copyOf(response.bytes()));
+    QByteArray bytes = copyOf(response.bytes());
+    if (m_watchRedactor)
+        bytes = m_watchRedactor->redact(EtcdFrameKind::WatchResponse, bytes);
+    push(std::uint16_t(EtcdFrameKind::WatchResponse), std::move(bytes));
 }
 
 void EtcdFrameRecorder::watchBroken(const QString& message, bool transport,

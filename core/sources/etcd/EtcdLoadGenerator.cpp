@@ -1,5 +1,7 @@
 #include "EtcdLoadGenerator.h"
 
+#include "util/ProtoWireWriter.h"
+
 #include <algorithm>
 #include <random>
 #include <thread>
@@ -9,23 +11,14 @@ namespace ws {
 
 namespace {
 
-void putVarint(std::string& out, std::uint64_t v) {
-    while (v >= 0x80) {
-        out.push_back(static_cast<char>((v & 0x7f) | 0x80));
-        v >>= 7;
-    }
-    out.push_back(static_cast<char>(v));
-}
-
 void putBytes(std::string& out, int field, std::string_view bytes) {
-    putVarint(out, (static_cast<std::uint64_t>(field) << 3) | 2);
-    putVarint(out, bytes.size());
-    out.append(bytes);
+    ProtoWireWriter{&out}.bytes(static_cast<std::uint32_t>(field), bytes);
 }
 
 void putInt(std::string& out, int field, std::uint64_t v) {
-    putVarint(out, static_cast<std::uint64_t>(field) << 3);
-    putVarint(out, v);
+    ProtoWireWriter w{&out};
+    w.tag(static_cast<std::uint32_t>(field), 0);
+    w.varint(v);
 }
 
 std::string mapEntry(std::string_view k, std::string_view v) {
@@ -218,9 +211,9 @@ void EtcdLoadGenerator::writer(int index, EtcdClient& client) {
                     "00000000-0000-4000-8000-" +
                     std::to_string(1000000000000 + object * 1000000 + (serial++ % 1000000));
                 w.value =
-                    custom ? cronTabValue(name, m_options.namespace_, uid, g, m_options.valueBytes)
-                           : configMapValue(name, m_options.namespace_, uid, g,
-                                            m_options.valueBytes);
+                    custom
+                        ? cronTabValue(name, m_options.namespace_, uid, g, m_options.valueBytes)
+                        : configMapValue(name, m_options.namespace_, uid, g, m_options.valueBytes);
                 planned.push_back({slot, g, create ? Create : Update});
             }
             writes.push_back(std::move(w));
@@ -228,9 +221,9 @@ void EtcdLoadGenerator::writer(int index, EtcdClient& client) {
         QString error;
         ResourceVersion rev = 0;
         if (batch == 1)
-            rev = writes.front().remove ? client.remove(writes.front().key, &error)
-                                        : client.put(writes.front().key, writes.front().value,
-                                                     &error);
+            rev = writes.front().remove
+                      ? client.remove(writes.front().key, &error)
+                      : client.put(writes.front().key, writes.front().value, &error);
         else
             rev = client.writeAll(writes, &error);
         for (const Planned& p : planned) {

@@ -20,6 +20,14 @@ bool wholeKeyspace(const QString& prefix) {
 
 constexpr TimeUs kTickInterval = milliseconds(10);
 
+// Where kube-apiserver keeps Secrets under the watched prefix: <prefix>secrets/...; watching
+// the whole keyspace ("/"), the default /registry/ layout.
+std::string secretsPrefix(const QString& prefix) {
+    if (prefix.isEmpty() || prefix == QLatin1String("/"))
+        return "/registry/";
+    return prefix.endsWith(u'/') ? prefix.toStdString() : prefix.toStdString() + '/';
+}
+
 } // namespace
 
 EtcdSource::EtcdSource(EtcdSourceSpec spec, std::optional<TimeUs> duration)
@@ -93,8 +101,9 @@ EtcdEventProcessor::Options EtcdSource::processorOptions(const EtcdSourceSpec& s
 bool EtcdSource::open(Pipeline& pipeline, QString*) {
     m_consumer = std::make_unique<EtcdFrameConsumer>(m_spec, pipeline);
     m_clock.start();
-    m_recorder =
-        std::make_unique<EtcdFrameRecorder>(m_queue, m_connection, [this] { return now(); });
+    m_recorder = std::make_unique<EtcdFrameRecorder>(
+        m_queue, m_connection, [this] { return now(); }, secretsPrefix(m_spec.prefix),
+        !m_spec.keepSecrets);
     m_transport = std::thread([this] {
         pthread_setname_np(pthread_self(), "ws-etcd-conn");
         transport();

@@ -34,6 +34,7 @@ public:
 
     QString description() const override;
     QString kind() const override { return QStringLiteral("etcd"); }
+    bool keepsSecrets() const override { return m_spec.keepSecrets; }
     QJsonObject replayInfo() const override;
     bool prepare(QString* error) override;
     bool open(Pipeline& pipeline, QString* error) override;
