@@ -187,6 +187,9 @@ void TestEtcdLive::cleanLoad() {
 
     EtcdLoadOptions lo;
     lo.connect = cluster.connectOptions();
+    // Every write must land exactly once: on a loaded machine (TSan, 8 writers, fsync) one may
+    // take longer than the session's 3 s, and a write given up on is one missing revision.
+    lo.connect.rpcTimeout = std::chrono::milliseconds(60000);
     lo.rate = 0;
     lo.duration = std::chrono::milliseconds(0);
     lo.maxWrites = 10000;

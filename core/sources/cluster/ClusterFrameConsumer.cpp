@@ -318,14 +318,19 @@ void ClusterFrameConsumer::startReflectors() {
         r->start(m_time);
 }
 
+ResourceVersion ClusterFrameConsumer::highestSeen(const QString& resource) const {
+    ResourceVersion head = 0;
+    for (const auto& refl : m_reflectors)
+        if (refl->config().resource.qualifiedName() == resource)
+            head = std::max(head, refl->highestSeen());
+    return head;
+}
+
 void ClusterFrameConsumer::sample(TimeUs t) {
     TimelineStore& timeline = m_pipeline.timeline();
     for (const ResourceInfo& r : m_chosen) {
         const QString resource = r.qualifiedName();
-        ResourceVersion head = 0;
-        for (const auto& refl : m_reflectors)
-            if (refl->config().resource.qualifiedName() == resource)
-                head = std::max(head, refl->highestSeen());
+        ResourceVersion head = highestSeen(resource);
         for (std::size_t i = 0; i < m_servers.size(); ++i) {
             const Server& s = m_servers[i];
             if (!s.metrics)
@@ -382,10 +387,7 @@ void ClusterFrameConsumer::snapshot(QVector<CacheSnapshot>& caches,
                                     QVector<WatcherSnapshot>& watchers) const {
     for (const ResourceInfo& r : m_chosen) {
         const QString resource = r.qualifiedName();
-        ResourceVersion head = 0;
-        for (const auto& refl : m_reflectors)
-            if (refl->config().resource.qualifiedName() == resource)
-                head = std::max(head, refl->highestSeen());
+        ResourceVersion head = highestSeen(resource);
         for (const Server& s : m_servers) {
             const ResourceCacheMetrics* m = s.metrics ? s.metrics->find(resource) : nullptr;
             if (!m)

@@ -108,6 +108,8 @@ private:
     void startReflectors();
     void checkRejected();
     void sample(TimeUs t);
+    // The highest RV any reflector of `resource` has seen: the cluster's head as far as known.
+    ResourceVersion highestSeen(const QString& resource) const;
     void fail(const QString& message);
 
     std::vector<Server> m_servers;
