@@ -3,8 +3,6 @@
 #include "engine/Pipeline.h"
 #include "sources/etcd/EtcdFrameConsumer.h"
 
-#include <limits>
-
 namespace ws {
 
 namespace {
@@ -12,7 +10,7 @@ constexpr int kRecordsPerPoll = 4096; // at max speed: a slice, then the session
 } // namespace
 
 CaptureSource::CaptureSource(QString path, double speed)
-    : m_path(std::move(path)), m_speed(speed) {}
+    : m_path(std::move(path)), m_pacer(speed) {}
 
 CaptureSource::~CaptureSource() = default;
 
@@ -42,7 +40,6 @@ bool CaptureSource::open(Pipeline& pipeline, QString*) {
     spec.prefix = replay.value(QLatin1String("prefix")).toString(QStringLiteral("/registry/"));
     spec.watchCache = replay.value(QLatin1String("watchCache")).toBool(true);
     m_etcd = std::make_unique<EtcdFrameConsumer>(spec, pipeline);
-    m_wall.start();
     return true;
 }
 
@@ -63,9 +60,7 @@ bool CaptureSource::feed(Pipeline& pipeline, const CaptureRecord& r) {
 }
 
 TimeUs CaptureSource::poll(Pipeline& pipeline) {
-    const TimeUs due = m_speed > 0
-                           ? static_cast<TimeUs>(double(m_wall.nsecsElapsed() / 1000) * m_speed)
-                           : std::numeric_limits<TimeUs>::max();
+    const TimeUs due = m_pacer.due(m_time);
     for (int i = 0; i < kRecordsPerPoll && !m_done; ++i) {
         if (!m_hasPending) {
             if (!m_reader.next(&m_pending)) {
@@ -75,9 +70,7 @@ TimeUs CaptureSource::poll(Pipeline& pipeline) {
             m_hasPending = true;
         }
         if (m_pending.type == CaptureRecord::Type::Frame && m_pending.frame.received > due)
-            return std::min<TimeUs>(
-                milliseconds(5),
-                static_cast<TimeUs>(double(m_pending.frame.received - due) / m_speed));
+            return m_pacer.waitFor(m_pending.frame.received);
         m_hasPending = false;
         if (!feed(pipeline, m_pending))
             m_done = true;
