@@ -25,6 +25,13 @@ namespace {
 bool isCluster(const SourceSpec& spec) {
     return spec.kind == SourceSpec::Kind::Kubeconfig || spec.kind == SourceSpec::Kind::Server;
 }
+
+// What the scenario picker says while no scenario of its own runs.
+void notePicker(ScenarioPicker* picker, const SourceSpec& spec) {
+    picker->setPlaceholderText(spec.kind == SourceSpec::Kind::Capture
+                                   ? QObject::tr("none: capture replay")
+                                   : QObject::tr("none: live source"));
+}
 } // namespace
 
 SessionSwitcher::SessionSwitcher(MainWindow* window, Session* prepared, SourceSpec spec,
@@ -43,6 +50,7 @@ SessionSwitcher::SessionSwitcher(MainWindow* window, Session* prepared, SourceSp
     std::vector<ScenarioSummary> builtins = ScenarioLoader::builtinSummaries(&error);
     if (!error.isEmpty())
         qWarning("watchscope: %s", qPrintable(error));
+    notePicker(m_window->scenarioPicker(), spec);
     m_window->setScenarios(builtins, m_current);
     m_window->setSessionNote(m_session->explanation());
     connect(m_window->scenarioPicker(), &ScenarioPicker::scenarioChosen, this,
@@ -242,6 +250,7 @@ bool SessionSwitcher::run(const SourceSpec& spec) {
     if (m_window) {
         m_window->setSession(m_session);
         m_window->setSessionNote(m_session->explanation());
+        notePicker(m_window->scenarioPicker(), spec);
         m_window->scenarioPicker()->setCurrentScenario(m_current);
     }
     old->stopLater();

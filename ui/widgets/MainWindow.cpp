@@ -29,6 +29,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPainter>
 #include <QScreen>
 #include <QScrollBar>
 #include <QSortFilterProxyModel>
@@ -38,6 +39,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolBar>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace ws {
@@ -392,8 +394,17 @@ void MainWindow::buildActions() {
         tr("Replay a .wscap capture: play, pause, speed and seek (Ctrl+O)"));
     m_openCaptureAction->setEnabled(false); // until there is a session to switch
 
-    m_recordAction =
-        new QAction(style()->standardIcon(QStyle::SP_DialogSaveButton), tr("&Record…"), this);
+    // A red dot, as recorders have.
+    QPixmap dot(32, 32);
+    dot.fill(Qt::transparent);
+    {
+        QPainter painter(&dot);
+        painter.setRenderHint(QPainter::Antialiasing);
+        painter.setPen(QPen(QColor(0x80, 0, 0x10), 2));
+        painter.setBrush(QColor(0xd0, 0x10, 0x20));
+        painter.drawEllipse(QRectF(5, 5, 22, 22));
+    }
+    m_recordAction = new QAction(QIcon(dot), tr("&Record…"), this);
     m_recordAction->setObjectName(QStringLiteral("recordAction"));
     m_recordAction->setCheckable(true);
     m_recordAction->setEnabled(false); // until someone records (SessionRecording)
@@ -452,6 +463,9 @@ void MainWindow::buildToolBar() {
 
     bar->addAction(m_connectClusterAction);
     bar->addAction(m_openCaptureAction);
+    // The tool bar is full at 1400 px: Open Capture is a known icon (its tooltip says it).
+    if (auto* button = qobject_cast<QToolButton*>(bar->widgetForAction(m_openCaptureAction)))
+        button->setToolButtonStyle(Qt::ToolButtonIconOnly);
     bar->addAction(m_recordAction);
     bar->addSeparator();
     bar->addWidget(new QLabel(tr(" Resource: ")));
