@@ -41,9 +41,12 @@ bool ReplayControl::runUntilReached() const {
 
 void ReplayControl::markReached(std::uint64_t generation) {
     std::lock_guard lock(m_mutex);
-    // The end of an earlier target does not reach a later one.
-    if (generation >= m_runUntilGeneration)
+    // The end of an earlier target does not reach a later one. Reached, the target is done
+    // with: a later change of speed or pause does not seek to it again.
+    if (generation >= m_runUntilGeneration && m_state.runUntil >= 0) {
         m_reached = true;
+        m_state.runUntil = -1;
+    }
 }
 
 void ReplayControl::cancelRunUntil() {

@@ -11,6 +11,7 @@
 #include "session/SessionRecording.h"
 #include "session/SessionSwitcher.h"
 #include "sources/SourceFactory.h"
+#include "support/TickCapture.h"
 #include "viewexport/ViewExport.h"
 #include "viewexport/ViewExporter.h"
 #include "widgets/MainWindow.h"
@@ -196,6 +197,7 @@ private slots:
     void replayEqualsCliExport();
     void pauseStopsTheClock();
     void seekBackThenForward();
+    void etcdCaptureSeek();
     void badFilesKeepTheSession();
     void recentCaptures();
     void recordWritesWhatExportReads();
@@ -333,6 +335,36 @@ void TestGuiReplay::seekBackThenForward() {
     QTest::qWait(300);
     QCOMPARE(lines(h.window->anomalyModel()), at50);
     QVERIFY(h.replay()->paused());
+}
+
+void TestGuiReplay::etcdCaptureSeek() {
+    // An etcd capture replays through CaptureSource, paced by the same controls.
+    const QString path = m_dir.filePath(QStringLiteral("ticks.wscap"));
+    QString error;
+    QVERIFY2(test::writeTickCapture(path, seconds(20), &error), qPrintable(error));
+    Harness h;
+    QVERIFY2(h.open(QStringLiteral("healthy"), 1, &error), qPrintable(error));
+    QVERIFY2(h.switcher->openCapture(path), qPrintable(h.window->lastError()));
+    QVERIFY(h.window->replayBar()->isVisible());
+    QTRY_COMPARE_WITH_TIMEOUT(h.replay()->duration(), seconds(20), kTimeoutMs);
+    h.replay()->setPaused(true);
+    QSignalSpy done(h.replay(), &ReplayController::seekFinished);
+    h.replay()->seek(seconds(12));
+    QVERIFY(done.wait(kTimeoutMs));
+    QTest::qWait(200);
+    QCOMPARE(h.replay()->position(), seconds(12));
+    const Session* first = h.switcher->session();
+    QTest::qWait(300);
+    QCOMPARE(h.replay()->position(), seconds(12)); // paused there
+    h.replay()->seek(seconds(3));
+    QVERIFY(done.wait(kTimeoutMs));
+    QTest::qWait(200);
+    QVERIFY(h.switcher->session() != first);
+    QCOMPARE(h.replay()->position(), seconds(3));
+    h.replay()->setSpeed(0);
+    h.replay()->setPaused(false);
+    QTRY_VERIFY_WITH_TIMEOUT(h.replay()->replayFinished(), kTimeoutMs);
+    QCOMPARE(h.replay()->position(), seconds(20));
 }
 
 void TestGuiReplay::badFilesKeepTheSession() {
