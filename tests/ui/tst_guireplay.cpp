@@ -11,6 +11,7 @@
 #include "session/SessionRecording.h"
 #include "session/SessionSwitcher.h"
 #include "sources/SourceFactory.h"
+#include "sources/capture/CaptureExtent.h"
 #include "support/TickCapture.h"
 #include "viewexport/ViewExport.h"
 #include "viewexport/ViewExporter.h"
@@ -201,6 +202,7 @@ private slots:
     void badFilesKeepTheSession();
     void recentCaptures();
     void recordWritesWhatExportReads();
+    void recordStoppedMidSession();
     void recordRefusedForCluster();
     void csvExportOfAnomalyTable();
     void chartAsPngAndSvg();
@@ -484,6 +486,47 @@ void TestGuiReplay::recordWritesWhatExportReads() {
         shown == exported,
         qPrintable(
             QStringLiteral("window: %1\nexport: %2").arg(describe(shown), describe(exported))));
+}
+
+void TestGuiReplay::recordStoppedMidSession() {
+    // Stopped half-way: the capture replays up to where it stopped, as the window saw it then.
+    Harness h;
+    QString error;
+    QVERIFY2(h.open(QStringLiteral("slow-watcher-terminated"), 10, &error), qPrintable(error));
+    const QString path = m_dir.filePath(QStringLiteral("half.wscap"));
+    SessionRecording* rec = h.switcher->recording();
+    QSignalSpy started(rec, &SessionRecording::started);
+    QSignalSpy stopped(rec, &SessionRecording::stopped);
+    rec->start(path);
+    QVERIFY(started.wait(5000));
+    // Its anomalies come over about 40 s: stopped after the fourth, before the last one.
+    QTRY_VERIFY_WITH_TIMEOUT(h.window->anomalyModel()->rowCount() >= 4, kTimeoutMs);
+    h.window->recordAction()->trigger(); // unchecks: stop
+    QVERIFY(stopped.wait(5000));
+    QVERIFY(!h.window->recordAction()->isChecked());
+    const auto extent = CaptureExtent::measure(path, &error);
+    QVERIFY2(extent, qPrintable(error));
+    QVERIFY(extent->complete);
+    const TimeUs end = extent->duration;
+    QVERIFY2(end > seconds(10) && end < seconds(90), qPrintable(QString::number(end)));
+    // The live session goes on to its end; what it had found up to `end` is what counts.
+    QTRY_VERIFY_WITH_TIMEOUT(h.window->stateText() == QStringLiteral("Finished"), kTimeoutMs);
+    QTest::qWait(100);
+    KindCounts upToEnd;
+    KindCounts all;
+    for (const Anomaly& a : h.window->anomalyModel()->anomalies()) {
+        ++all[kindName(a.kind)];
+        if (a.time <= end)
+            ++upToEnd[kindName(a.kind)];
+    }
+    QVERIFY2(upToEnd != all, "the scenario finds more after the stop");
+    const QString out = m_dir.filePath(QStringLiteral("half.jsonl"));
+    const Cli r = cli({QStringLiteral("export"), path, QStringLiteral("--anomalies"), out});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const KindCounts exported = kindsOfJsonl(out);
+    QVERIFY2(upToEnd == exported, qPrintable(QStringLiteral("window up to %1: %2\nexport: %3")
+                                                 .arg(end)
+                                                 .arg(describe(upToEnd), describe(exported))));
 }
 
 void TestGuiReplay::recordRefusedForCluster() {
