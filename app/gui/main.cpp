@@ -3,6 +3,7 @@
 #include "Version.h"
 #include "engine/Session.h"
 #include "engine/SourceOptions.h"
+#include "session/RecentCaptures.h"
 #include "session/SessionSwitcher.h"
 #include "sources/SourceFactory.h"
 #include "widgets/MainWindow.h"
@@ -59,12 +60,20 @@ int main(int argc, char* argv[]) {
     if (!parser.positionalArguments().isEmpty())
         return failUsage(QStringLiteral("unexpected argument '%1'")
                              .arg(parser.positionalArguments().constFirst()));
-    if (parser.isSet(open))
-        return failUsage(QStringLiteral("--open is not available yet in the desktop program"),
-                         true);
-
     QString error;
-    const auto spec = sourceOptions.spec(true, &error);
+    std::optional<ws::SourceSpec> spec;
+    if (parser.isSet(open)) {
+        // A capture replays what it recorded: options of a live source do not go with it.
+        for (const QString& name : parser.optionNames())
+            if (name != QLatin1String("open"))
+                return failUsage(
+                    QStringLiteral("--%1 does not go with --open (a capture replays its own "
+                                   "source)")
+                        .arg(name));
+        spec = ws::SessionSwitcher::captureSpec(parser.value(open), 1.0, &error);
+    } else {
+        spec = sourceOptions.spec(true, &error);
+    }
     if (!spec)
         return failUsage(error);
     // Input is checked here (an unknown scenario, an unreadable TLS file is exit 2, not a window
@@ -79,6 +88,8 @@ int main(int argc, char* argv[]) {
     // The switcher owns this session and the ones picked later (a scenario, a cluster).
     ws::SessionSwitcher switcher(&window, session.release(), *spec);
     window.show();
+    if (spec->kind == ws::SourceSpec::Kind::Capture)
+        ws::RecentCaptures().remember(spec->capture);
     switcher.start();
     const int rc = QApplication::exec();
     switcher.stop();

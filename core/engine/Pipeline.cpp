@@ -1,6 +1,7 @@
 #include "Pipeline.h"
 
 #include "Source.h"
+#include "capture/CaptureWriter.h"
 
 namespace ws {
 
@@ -39,10 +40,45 @@ bool Pipeline::openOutputs(const CaptureHeader& capture, const QDateTime& wallSt
 bool Pipeline::closeOutputs(TimeUs endTime, QString* error) {
     if (FrameTap* tap = m_recorder.captureTap())
         std::erase(m_taps, tap);
-    return m_recorder.close(endTime, error);
+    QString captureError;
+    const bool captured = stopCapture(endTime, &captureError);
+    const bool ok = m_recorder.close(endTime, error);
+    if (!captured && error)
+        *error = captureError;
+    return ok && captured;
+}
+
+bool Pipeline::startCapture(const QString& path, const CaptureHeader& header, QString* error) {
+    if (m_liveCapture) {
+        *error = QStringLiteral("a capture is already being written (%1)").arg(path);
+        return false;
+    }
+    auto writer = std::make_unique<CaptureWriter>();
+    CaptureHeader h = header;
+    h.createdUtc = m_wallStart.toString(Qt::ISODateWithMs); // session time 0, as with --out
+    if (!writer->open(path, h, error))
+        return false;
+    for (const auto& [id, connection] : m_connections)
+        writer->writeConnection(connection);
+    m_liveCapture = std::move(writer);
+    addTap(m_liveCapture.get());
+    return true;
+}
+
+bool Pipeline::stopCapture(TimeUs endTime, QString* error) {
+    if (!m_liveCapture)
+        return true;
+    std::erase(m_taps, static_cast<FrameTap*>(m_liveCapture.get()));
+    QString e;
+    const bool ok = m_liveCapture->close(endTime, &e);
+    m_liveCapture.reset();
+    if (!ok && error)
+        *error = e;
+    return ok;
 }
 
 void Pipeline::connectionOpened(const ConnectionInfo& connection) {
+    m_connections[connection.id] = connection;
     for (FrameTap* t : m_taps)
         t->connectionOpened(connection);
 }

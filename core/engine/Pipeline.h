@@ -10,10 +10,13 @@
 #include "timeline/TimelineStore.h"
 
 #include <QDateTime>
+#include <map>
+#include <memory>
 #include <vector>
 
 namespace ws {
 
+class CaptureWriter;
 class Source;
 
 struct PipelineOptions {
@@ -45,6 +48,15 @@ public:
     bool openOutputs(const CaptureHeader& capture, const QDateTime& wallStart, QString* error);
     bool closeOutputs(TimeUs endTime, QString* error);
     const SessionRecorder& recorder() const { return m_recorder; }
+
+    // A capture started while the session runs (the window's Record button): `header` first,
+    // then every connection already open, then every frame from now on, until stopCapture() (or
+    // closeOutputs()) writes the End record at `endTime`. False with one line when the file
+    // cannot be written or a capture is already being written.
+    bool startCapture(const QString& path, const CaptureHeader& header, QString* error);
+    bool stopCapture(TimeUs endTime, QString* error);
+    // The capture being written by startCapture(), or null.
+    const CaptureWriter* liveCapture() const { return m_liveCapture.get(); }
     QDateTime wallStart() const { return m_wallStart; }
 
     // For a watcher over many resources (an etcd keyspace): the resource of an anomaly that
@@ -75,6 +87,8 @@ private:
     SessionRecorder m_recorder;
     QDateTime m_wallStart;
     std::vector<FrameTap*> m_taps;
+    std::map<int, ConnectionInfo> m_connections; // every connection seen, for a later capture
+    std::unique_ptr<CaptureWriter> m_liveCapture;
     std::vector<std::function<QString(const QString&)>> m_resolvers;
     std::int64_t m_frames = 0;
     std::int64_t m_bytes = 0;

@@ -2,8 +2,10 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QFileInfo>
 
 #include "SessionLoop.h"
+#include "capture/CaptureWriter.h"
 
 #include <QMetaObject>
 #include <QThread>
@@ -64,28 +66,12 @@ bool Session::prepare(QString* error) {
             return false;
         }
     }
-    if (!m_pipeline.options().outputs.capturePath.isEmpty()) {
-        // A capture's header describes one source (docs/capture-format.md).
-        if (m_sources.size() > 1) {
-            *error = QStringLiteral("--out: a session of %1 sources cannot be captured into one "
-                                    "file yet")
-                         .arg(m_sources.size());
+    if (!m_pipeline.options().outputs.capturePath.isEmpty())
+        if (const QString refusal = captureRefusal(); !refusal.isEmpty()) {
+            *error = QStringLiteral("--out: %1").arg(refusal);
             return false;
         }
-        for (auto& s : m_sources) {
-            if (s->kind() == QLatin1String("capture")) {
-                *error = QStringLiteral("--out: a replay is not recorded again (copy the capture "
-                                        "file instead)");
-                return false;
-            }
-            if (s->replayInfo().isEmpty()) {
-                *error = QStringLiteral("--out: capturing a %1 source is not available yet")
-                             .arg(s->kind());
-                return false;
-            }
-        }
-    }
-    CaptureHeader capture;
+    CaptureHeader& capture = m_captureHeader;
     capture.creator = QStringLiteral("WatchScope %1").arg(QCoreApplication::applicationVersion());
     capture.description = description();
     capture.resources = m_pipeline.resources().names();
@@ -103,6 +89,95 @@ bool Session::prepare(QString* error) {
         return false;
     m_prepared = true;
     return true;
+}
+
+QString Session::captureRefusal() const {
+    // A capture's header describes one source (docs/capture-format.md).
+    if (m_sources.size() > 1)
+        return QStringLiteral("a session of %1 sources cannot be captured into one file yet")
+            .arg(m_sources.size());
+    for (auto& s : m_sources) {
+        if (s->kind() == QLatin1String("capture"))
+            return QStringLiteral("this session replays a capture: it is a capture already "
+                                  "(copy the file instead)");
+        if (s->replayInfo().isEmpty())
+            return QStringLiteral("capturing a %1 source is not available yet").arg(s->kind());
+    }
+    return {};
+}
+
+QString Session::midwayCaptureRefusal() const {
+    QString refusal = captureRefusal();
+    for (auto& s : m_sources)
+        if (refusal.isEmpty() && !s->capturableMidway())
+            refusal = QStringLiteral("a %1 session is captured from its start only (its replay "
+                                     "makes every request again from the first): use "
+                                     "watchscope-cli record --out")
+                          .arg(s->kind());
+    return refusal;
+}
+
+void Session::startCapture(const QString& path) {
+    if (const QString refusal = midwayCaptureRefusal(); !refusal.isEmpty()) {
+        later([this, refusal] { emit captureFailed(refusal); });
+        return;
+    }
+    std::lock_guard lock(m_mutex);
+    if (!m_acceptsCaptures) {
+        later([this] { emit captureFailed(QStringLiteral("the session has ended")); });
+        return;
+    }
+    m_captureRequests.push_back({true, path});
+    m_captureRequested = true;
+}
+
+void Session::stopCapture() {
+    std::lock_guard lock(m_mutex);
+    if (!m_acceptsCaptures)
+        return; // the end of the session closes the capture (and says so)
+    m_captureRequests.push_back({false, {}});
+    m_captureRequested = true;
+}
+
+void Session::serveCaptureRequests() {
+    if (m_captureRequested.exchange(false)) {
+        std::vector<CaptureRequest> requests;
+        {
+            std::lock_guard lock(m_mutex);
+            requests.swap(m_captureRequests);
+        }
+        TimeUs now = 0;
+        for (auto& s : m_sources)
+            now = std::max(now, s->now());
+        for (const CaptureRequest& r : requests) {
+            QString error;
+            if (r.start) {
+                if (!m_capturePath.isEmpty()) {
+                    error = QStringLiteral("already recording to %1").arg(m_capturePath);
+                } else if (m_pipeline.startCapture(r.path, m_captureHeader, &error)) {
+                    m_capturePath = r.path;
+                    m_captureBytes = m_pipeline.liveCapture()->fileBytes();
+                    later([this, path = r.path] { emit captureStarted(path); });
+                    continue;
+                }
+                later([this, error] { emit captureFailed(error); });
+            } else if (!m_capturePath.isEmpty()) {
+                m_pipeline.stopCapture(now, &error);
+                endCaptures(error);
+            }
+        }
+    }
+    if (const CaptureWriter* w = m_pipeline.liveCapture())
+        m_captureBytes = w->fileBytes();
+}
+
+void Session::endCaptures(const QString& why) {
+    if (m_capturePath.isEmpty())
+        return;
+    const QString path = std::exchange(m_capturePath, QString());
+    const qint64 bytes = QFileInfo(path).size();
+    m_captureBytes = -1;
+    later([this, path, bytes, why] { emit captureStopped(path, bytes, why); });
 }
 
 QString Session::description() const {
@@ -178,9 +253,19 @@ void Session::work() {
     for (auto& s : m_sources)
         sources.push_back(s.get());
     SessionLoop loop(m_pipeline, sources);
+    loop.setBetweenPolls([this] { serveCaptureRequests(); });
     QString error;
     const bool ok = loop.run(
         m_stop, [this](EngineUpdate&& u) { publish(std::move(u)); }, &error);
+    {
+        // The loop has closed the outputs, a capture started from the window among them.
+        std::lock_guard lock(m_mutex);
+        m_acceptsCaptures = false;
+        for (const CaptureRequest& r : std::exchange(m_captureRequests, {}))
+            if (r.start)
+                later([this] { emit captureFailed(QStringLiteral("the session has ended")); });
+    }
+    endCaptures(ok ? QString() : error);
     if (!ok) {
         {
             std::lock_guard lock(m_mutex);
@@ -209,6 +294,10 @@ void Session::start() {
         return;
     m_stop = false;
     m_running = true;
+    {
+        std::lock_guard lock(m_mutex);
+        m_acceptsCaptures = true;
+    }
     m_thread = QThread::create([this] { work(); });
     m_thread->setObjectName(QStringLiteral("watchscope-engine"));
     m_thread->start();

@@ -63,16 +63,40 @@ public:
     // update as it is made. False with *error when a source failed.
     bool runHere(const std::function<void(const EngineUpdate&)>& publish, QString* error);
 
+    // Empty, or one line on why this session cannot be written to a capture (the words of
+    // `record --out`): a source that cannot be replayed (a cluster, today), a replay of a
+    // capture (the capture is the file already).
+    QString captureRefusal() const;
+    // The same for a capture started while the session runs (the window's Record).
+    QString midwayCaptureRefusal() const;
+    // Recording while the session runs (the window's Record button). Thread-safe and never
+    // waits: the session thread opens the file between two polls and answers with
+    // captureStarted() or captureFailed(); from then on everything the session receives is
+    // written (a scenario's capture is its YAML and seed). stopCapture() writes the End record
+    // and answers with captureStopped(); so does the end of the session.
+    void startCapture(const QString& path);
+    void stopCapture();
+    qint64 captureBytes() const { return m_captureBytes.load(); } // on disk; -1: not recording
+
 signals:
     void updated(const ws::EngineUpdate& update);
     void failed(const QString& message);
     void finished();
+    void captureStarted(const QString& path);
+    void captureFailed(const QString& message);
+    // `error`: empty, or why the file may be incomplete (a write failed).
+    void captureStopped(const QString& path, qint64 bytes, const QString& error);
 
 private:
     void publish(EngineUpdate&& update);
     void deliver(); // on the owner's thread: takes the waiting update and emits updated()
     void work();
     void refreshResources();
+    void serveCaptureRequests(); // on the session thread
+    void endCaptures(const QString& why);
+    template <typename F> void later(F&& f) {
+        QMetaObject::invokeMethod(this, std::forward<F>(f), Qt::QueuedConnection);
+    }
 
     std::vector<std::unique_ptr<Source>> m_sources;
     Pipeline m_pipeline;
@@ -81,7 +105,18 @@ private:
     std::atomic<bool> m_running{false};
     QThread* m_thread = nullptr;
 
+    CaptureHeader m_captureHeader; // what a capture of this session starts with (prepare())
+    QString m_capturePath;         // session thread: the capture being written
+    std::atomic<bool> m_captureRequested{false};
+    std::atomic<qint64> m_captureBytes{-1};
+
     mutable std::mutex m_mutex; // guards everything below
+    struct CaptureRequest {
+        bool start = false;
+        QString path;
+    };
+    std::vector<CaptureRequest> m_captureRequests;
+    bool m_acceptsCaptures = false; // while the session thread runs its loop
     std::optional<EngineUpdate> m_waiting;
     AnomalyList m_published;
     QStringList m_resources;

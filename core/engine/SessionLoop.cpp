@@ -31,6 +31,8 @@ bool SessionLoop::run(const std::atomic<bool>& stop, const Publish& publish, QSt
         }
         if (allFinished || !failure.isEmpty())
             break;
+        if (m_between)
+            m_between();
         const TimeUs now = wall.nsecsElapsed() / 1000;
         if (now - lastPublish >= m_publishInterval) {
             lastPublish = now;

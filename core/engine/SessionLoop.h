@@ -26,11 +26,15 @@ public:
     // the output files. False with one line in *error when a source failed or a file could not
     // be written.
     bool run(const std::atomic<bool>& stop, const Publish& publish, QString* error);
+    // Called on the loop's thread between two rounds of polls (Session serves its requests
+    // from other threads there: start or stop a capture).
+    void setBetweenPolls(std::function<void()> between) { m_between = std::move(between); }
 
 private:
     Pipeline& m_pipeline;
     std::vector<Source*> m_sources;
     TimeUs m_publishInterval;
+    std::function<void()> m_between;
 };
 
 } // namespace ws

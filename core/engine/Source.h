@@ -32,6 +32,9 @@ public:
     // When the session began, if the source knows better than now (a capture replay: when the
     // capture began). Invalid: now.
     virtual QDateTime wallStart() const { return {}; }
+    // False when a capture started partway through the session could not be replayed (the
+    // cluster source: its replay makes every request again from the first).
+    virtual bool capturableMidway() const { return true; }
     // True when Secrets' values reach the pipeline (and a capture) as received: --keep-secrets.
     virtual bool keepsSecrets() const { return false; }
     // One line the user should see once the session ended (a truncated capture), or empty.

@@ -1,10 +1,12 @@
 #pragma once
 
+#include "ReplayControl.h"
 #include "model/ResourceVersion.h"
 #include "scenario/ScenarioOverrides.h"
 
 #include <QString>
 #include <QStringList>
+#include <memory>
 #include <optional>
 
 namespace ws {
@@ -51,6 +53,9 @@ struct SourceSpec {
     bool keepSecrets = false;
     QString capture;          // Capture: the .wscap file replayed
     double captureSpeed = 0;  // Capture: recorded seconds per wall second; 0: as fast as possible
+    // Capture: when set, paces the replay instead of captureSpeed (play/pause, speed, seek from
+    // another thread). Shared with whoever steers it.
+    std::shared_ptr<ReplayControl> replayControl;
     ScenarioOverrides whatIf; // Capture: run under other versions (`whatif`)
     QStringList resources;    // plural names to show; empty: every one
     // Scenario: virtual time (default: the scenario's own length). Live: wall-clock time

@@ -17,11 +17,12 @@
 #  * OpenGL/Vulkan headers (libgl-dev, libglx-dev, libopengl-dev, libvulkan-dev) are hard
 #    dependencies of qt6-base-dev, so find_package(Qt6 Widgets) works without naming them;
 #    libgl-dev is named anyway because Qt6Gui's WrapOpenGL lookup is REQUIRED.
+#  * qt6-svg-dev: Qt SVG (QSvgGenerator), for exporting a chart as SVG from the window.
 # ---------------------------------------------------------------------------------------------
 # shellcheck disable=SC2034  # used by the scripts that source this file
 WS_BUILD_PACKAGES=(
     build-essential cmake ninja-build ccache pkg-config git
-    qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev
+    qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
     libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
     libsimdjson-dev libyaml-cpp-dev libzstd-dev libbenchmark-dev libboost-dev libssl-dev
     clang-format

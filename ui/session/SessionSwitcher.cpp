@@ -1,14 +1,22 @@
 #include "SessionSwitcher.h"
 
+#include "RecentCaptures.h"
 #include "RecentConnections.h"
+#include "ReplayController.h"
+#include "SessionRecording.h"
 #include "engine/Session.h"
 #include "scenario/ScenarioLoader.h"
 #include "sources/SourceFactory.h"
+#include "sources/capture/CaptureReplay.h"
 #include "widgets/ConnectDialog.h"
 #include "widgets/MainWindow.h"
 #include "widgets/ScenarioPicker.h"
 
 #include <QAction>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
 #include <memory>
 
 namespace ws {
@@ -16,6 +24,13 @@ namespace ws {
 namespace {
 bool isCluster(const SourceSpec& spec) {
     return spec.kind == SourceSpec::Kind::Kubeconfig || spec.kind == SourceSpec::Kind::Server;
+}
+
+// What the scenario picker says while no scenario of its own runs.
+void notePicker(ScenarioPicker* picker, const SourceSpec& spec) {
+    picker->setPlaceholderText(spec.kind == SourceSpec::Kind::Capture
+                                   ? QObject::tr("none: capture replay")
+                                   : QObject::tr("none: live source"));
 }
 } // namespace
 
@@ -35,6 +50,7 @@ SessionSwitcher::SessionSwitcher(MainWindow* window, Session* prepared, SourceSp
     std::vector<ScenarioSummary> builtins = ScenarioLoader::builtinSummaries(&error);
     if (!error.isEmpty())
         qWarning("watchscope: %s", qPrintable(error));
+    notePicker(m_window->scenarioPicker(), spec);
     m_window->setScenarios(builtins, m_current);
     m_window->setSessionNote(m_session->explanation());
     connect(m_window->scenarioPicker(), &ScenarioPicker::scenarioChosen, this,
@@ -43,6 +59,114 @@ SessionSwitcher::SessionSwitcher(MainWindow* window, Session* prepared, SourceSp
     m_window->connectClusterAction()->setEnabled(true);
     connect(m_window->connectClusterAction(), &QAction::triggered, this,
             &SessionSwitcher::openConnectDialog);
+    m_window->openCaptureAction()->setEnabled(true);
+    connect(m_window->openCaptureAction(), &QAction::triggered, this,
+            &SessionSwitcher::chooseCaptureFile);
+    connect(m_window->recentCapturesMenu(), &QMenu::aboutToShow, this,
+            &SessionSwitcher::refreshRecentCaptures);
+    refreshRecentCaptures();
+    m_replay = new ReplayController(m_window, this);
+    m_recording = new SessionRecording(m_window, this);
+}
+
+std::optional<SourceSpec> SessionSwitcher::captureSpec(const QString& path, double speed,
+                                                       QString* error) {
+    const auto header = CaptureReplay::header(path, error);
+    if (!header)
+        return std::nullopt;
+    SourceSpec spec;
+    spec.kind = SourceSpec::Kind::Capture;
+    spec.capture = path;
+    spec.captureSpeed = speed;
+    spec.resources = header->resources; // what the recorded session showed
+    spec.replayControl = std::make_shared<ReplayControl>(speed);
+    return spec;
+}
+
+bool SessionSwitcher::openCapture(const QString& path) {
+    QString error;
+    const auto spec = captureSpec(path, 1.0, &error);
+    if (!spec) {
+        if (!QFileInfo::exists(path)) {
+            RecentCaptures().forget(path);
+            refreshRecentCaptures();
+            error = tr("%1 no longer exists; removed from the recent captures")
+                        .arg(QDir::toNativeSeparators(path));
+        }
+        if (m_window)
+            m_window->showError(tr("Capture not opened"), error);
+        emit switchFailed(error);
+        return false;
+    }
+    if (!run(*spec))
+        return false;
+    RecentCaptures().remember(path);
+    refreshRecentCaptures();
+    return true;
+}
+
+void SessionSwitcher::chooseCaptureFile() {
+    if (!m_window)
+        return;
+    const QStringList recent = RecentCaptures().load();
+    const QString dir =
+        recent.isEmpty() ? QDir::currentPath() : QFileInfo(recent.constFirst()).absolutePath();
+    auto* dialog = new QFileDialog(m_window, tr("Open capture"), dir,
+                                   tr("WatchScope captures (*.wscap);;All files (*)"));
+    dialog->setObjectName(QStringLiteral("captureFileDialog"));
+    dialog->setFileMode(QFileDialog::ExistingFile);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QFileDialog::fileSelected, this, [this](const QString& p) { openCapture(p); });
+    dialog->open();
+}
+
+void SessionSwitcher::refreshRecentCaptures() {
+    if (!m_window)
+        return;
+    QMenu* menu = m_window->recentCapturesMenu();
+    menu->clear();
+    const QStringList list = RecentCaptures().load();
+    int missing = 0;
+    for (int i = 0; i < list.size(); ++i) {
+        const QString& path = list[i];
+        QAction* a = menu->addAction(QStringLiteral("&%1 %2").arg(i + 1).arg(
+            QDir::toNativeSeparators(path).replace(QDir::homePath(), QStringLiteral("~"))));
+        a->setData(path);
+        if (!QFileInfo::exists(path)) {
+            ++missing;
+            a->setEnabled(false); // greyed: the file is gone
+            a->setToolTip(tr("%1 no longer exists").arg(path));
+            continue;
+        }
+        connect(a, &QAction::triggered, this, [this, path] { openCapture(path); });
+    }
+    if (list.isEmpty()) {
+        menu->addAction(tr("(none yet)"))->setEnabled(false);
+        return;
+    }
+    menu->addSeparator();
+    if (missing > 0) {
+        QAction* prune = menu->addAction(tr("Remove Missing Files (%1)").arg(missing));
+        prune->setObjectName(QStringLiteral("removeMissingCaptures"));
+        connect(prune, &QAction::triggered, this, [this] {
+            RecentCaptures recent;
+            int removed = 0;
+            for (const QString& p : recent.load())
+                if (!QFileInfo::exists(p)) {
+                    recent.forget(p);
+                    ++removed;
+                }
+            refreshRecentCaptures();
+            if (m_window)
+                m_window->showStatusMessage(
+                    tr("Removed %n missing capture(s) from the recent captures", nullptr, removed),
+                    8000);
+        });
+    }
+    connect(menu->addAction(tr("Clear List")), &QAction::triggered, this, [this] {
+        RecentCaptures().clear();
+        refreshRecentCaptures();
+    });
 }
 
 SessionSwitcher::~SessionSwitcher() {
@@ -75,7 +199,14 @@ bool SessionSwitcher::switchToSource(const SourceSpec& spec) {
 }
 
 bool SessionSwitcher::restart() {
-    return run(m_currentSpec);
+    SourceSpec spec = m_currentSpec;
+    if (spec.kind == SourceSpec::Kind::Capture) {
+        // From the start again, at the speed it plays now; a fresh control (no seek under way).
+        const double speed =
+            spec.replayControl ? spec.replayControl->state().speed : spec.captureSpeed;
+        spec.replayControl = std::make_shared<ReplayControl>(speed);
+    }
+    return run(spec);
 }
 
 void SessionSwitcher::openConnectDialog() {
@@ -98,7 +229,10 @@ bool SessionSwitcher::run(const SourceSpec& spec) {
     if (!next) {
         if (m_window) {
             m_window->scenarioPicker()->setCurrentScenario(m_current);
-            m_window->showSwitchError(error, spec.kind == SourceSpec::Kind::Scenario);
+            if (spec.kind == SourceSpec::Kind::Capture)
+                m_window->showError(tr("Capture not opened"), error);
+            else
+                m_window->showSwitchError(error, spec.kind == SourceSpec::Kind::Scenario);
         }
         emit switchFailed(error);
         return false;
@@ -116,6 +250,7 @@ bool SessionSwitcher::run(const SourceSpec& spec) {
     if (m_window) {
         m_window->setSession(m_session);
         m_window->setSessionNote(m_session->explanation());
+        notePicker(m_window->scenarioPicker(), spec);
         m_window->scenarioPicker()->setCurrentScenario(m_current);
     }
     old->stopLater();

@@ -10,7 +10,9 @@ namespace ws {
 
 class ConnectDialog;
 class MainWindow;
+class ReplayController;
 class Session;
+class SessionRecording;
 
 // Moves the window from one session to another without restarting the program: to the
 // simulator on a scenario picked in the window, or to a cluster chosen in the connect dialog.
@@ -35,6 +37,9 @@ public:
     void stop();
     // The connect dialog while it is open (tests drive it).
     ConnectDialog* connectDialog() const;
+    // Play/pause/speed/seek of a capture replay, and the Record button.
+    ReplayController* replay() const { return m_replay; }
+    SessionRecording* recording() const { return m_recording; }
 
 public slots:
     // A built-in name or a .yaml path; false (and the old session untouched) on failure.
@@ -47,6 +52,21 @@ public slots:
     bool restart();
     // Opens the connect dialog (window-modal, the session keeps running behind it).
     void openConnectDialog();
+    // Replays a .wscap capture (paced by a ReplayControl, at 1× to begin with); false, the
+    // old session untouched and one line shown ("Capture not opened: …") when it cannot be
+    // read. A capture opened is remembered among the recent captures; a missing one is
+    // forgotten.
+    bool openCapture(const QString& path);
+    // Asks for a capture file (window-modal, the session keeps running behind it).
+    void chooseCaptureFile();
+    // Fills File → Recent Captures again (missing files greyed).
+    void refreshRecentCaptures();
+
+public:
+    // The source spec of a capture replay (--open, File → Open Capture…): the header's
+    // --resources, a fresh ReplayControl at `speed`; nullopt with one line when `path` is not a
+    // readable capture.
+    static std::optional<SourceSpec> captureSpec(const QString& path, double speed, QString* error);
 
 signals:
     // The scenario's name or path, or the live source's description.
@@ -63,6 +83,8 @@ private:
     Session* m_session;
     QString m_current;
     QPointer<ConnectDialog> m_connectDialog;
+    ReplayController* m_replay = nullptr;
+    SessionRecording* m_recording = nullptr;
 };
 
 } // namespace ws

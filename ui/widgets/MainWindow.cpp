@@ -6,6 +6,7 @@
 #include "AnomalyDetailPane.h"
 #include "BufferOccupancyChart.h"
 #include "LiveChartView.h"
+#include "ReplayBar.h"
 #include "RvTimelineChart.h"
 #include "ScenarioPicker.h"
 #include "engine/Session.h"
@@ -14,6 +15,7 @@
 #include "models/CacheTableModel.h"
 #include "models/CellFormat.h"
 #include "models/WatcherTableModel.h"
+#include "viewexport/ViewExporter.h"
 
 #include <QAction>
 #include <QApplication>
@@ -27,6 +29,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPainter>
 #include <QScreen>
 #include <QScrollBar>
 #include <QSortFilterProxyModel>
@@ -36,6 +39,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolBar>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace ws {
@@ -136,6 +140,7 @@ MainWindow::MainWindow(Session* session, QWidget* parent, SeriesBuffer::Limits s
     buildActions();
     buildToolBar();
     buildStatusBar();
+    m_exporter = new ViewExporter(this);
     setSpan(kSpans[kDefaultSpanIndex].seconds);
     updateTabTitles();
 
@@ -306,6 +311,12 @@ void MainWindow::showSwitchError(const QString& message, bool scenario) {
                  tr("%1\n\nThe current session keeps running.").arg(message));
 }
 
+void MainWindow::showError(const QString& what, const QString& message) {
+    m_lastError = message;
+    showStatusMessage(tr("%1: %2").arg(what, message), 15000);
+    showErrorBox(tr("WatchScope — %1").arg(what.toLower()), message);
+}
+
 void MainWindow::showStatusMessage(const QString& text, int timeoutMs) {
     // QStatusBar hides the state label under a message only if the label is visible then: a
     // message given before the window is shown would be drawn over it.
@@ -354,7 +365,7 @@ void MainWindow::buildActions() {
 
     m_openScenarioAction = new QAction(style()->standardIcon(QStyle::SP_DialogOpenButton),
                                        tr("&Open Scenario File…"), this);
-    m_openScenarioAction->setShortcut(QKeySequence::Open);
+    m_openScenarioAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     m_openScenarioAction->setToolTip(tr("Run the simulator on a scenario from a .yaml file"));
     m_openScenarioAction->setEnabled(false); // until there is a simulator to switch
     connect(m_openScenarioAction, &QAction::triggered, this, &MainWindow::chooseScenarioFile);
@@ -375,11 +386,44 @@ void MainWindow::buildActions() {
         tr("Watch a cluster through a kubeconfig context or API server URLs (Ctrl+K)"));
     m_connectClusterAction->setEnabled(false); // until there is a session to switch
 
+    m_openCaptureAction =
+        new QAction(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("Open &Capture…"), this);
+    m_openCaptureAction->setObjectName(QStringLiteral("openCaptureAction"));
+    m_openCaptureAction->setShortcut(QKeySequence::Open);
+    m_openCaptureAction->setToolTip(
+        tr("Replay a .wscap capture: play, pause, speed and seek (Ctrl+O)"));
+    m_openCaptureAction->setEnabled(false); // until there is a session to switch
+
+    // A red dot, as recorders have.
+    QPixmap dot(32, 32);
+    dot.fill(Qt::transparent);
+    {
+        QPainter painter(&dot);
+        painter.setRenderHint(QPainter::Antialiasing);
+        painter.setPen(QPen(QColor(0x80, 0, 0x10), 2));
+        painter.setBrush(QColor(0xd0, 0x10, 0x20));
+        painter.drawEllipse(QRectF(5, 5, 22, 22));
+    }
+    m_recordAction = new QAction(QIcon(dot), tr("&Record…"), this);
+    m_recordAction->setObjectName(QStringLiteral("recordAction"));
+    m_recordAction->setCheckable(true);
+    m_recordAction->setEnabled(false); // until someone records (SessionRecording)
+    m_recordAction->setToolTip(
+        tr("Write the session to a .wscap capture file from now on; again to stop"));
+
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_connectClusterAction);
     file->addSeparator();
+    file->addAction(m_openCaptureAction);
+    m_recentCapturesMenu = file->addMenu(tr("Recent Captures"));
+    m_recentCapturesMenu->setObjectName(QStringLiteral("recentCapturesMenu"));
+    file->addAction(m_recordAction);
+    file->addSeparator();
     file->addAction(m_openScenarioAction);
     file->addAction(m_restartScenarioAction);
+    file->addSeparator();
+    m_exportMenu = file->addMenu(tr("&Export"));
+    m_exportMenu->setObjectName(QStringLiteral("exportMenu"));
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -418,6 +462,11 @@ void MainWindow::buildToolBar() {
     m_scenarioSeparator->setVisible(false);
 
     bar->addAction(m_connectClusterAction);
+    bar->addAction(m_openCaptureAction);
+    // The tool bar is full at 1400 px: Open Capture is a known icon (its tooltip says it).
+    if (auto* button = qobject_cast<QToolButton*>(bar->widgetForAction(m_openCaptureAction)))
+        button->setToolButtonStyle(Qt::ToolButtonIconOnly);
+    bar->addAction(m_recordAction);
     bar->addSeparator();
     bar->addWidget(new QLabel(tr(" Resource: ")));
     m_resourceBox = new QComboBox;
@@ -445,6 +494,15 @@ void MainWindow::buildToolBar() {
     m_sessionLabel = new QLabel; // its text is connectSession()'s
     m_sessionLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     bar->addWidget(m_sessionLabel);
+
+    addToolBarBreak();
+    m_replayBar = new ReplayBar(this);
+    addToolBar(m_replayBar);
+    m_replayBar->setVisible(false);
+}
+
+void MainWindow::setReplayBarVisible(bool visible) {
+    m_replayBar->setVisible(visible);
 }
 
 QWidget* MainWindow::buildAnomalyTab() {
@@ -557,6 +615,11 @@ void MainWindow::buildStatusBar() {
     m_rateLabel = new QLabel;
     m_anomalyCountLabel = new QLabel;
     statusBar()->addWidget(m_stateLabel, 1);
+    m_recordLabel = new QLabel;
+    m_recordLabel->setObjectName(QStringLiteral("recordingStatus"));
+    m_recordLabel->setStyleSheet(QStringLiteral("color: #b00020;"));
+    m_recordLabel->setVisible(false);
+    statusBar()->addPermanentWidget(m_recordLabel);
     for (QLabel* l : {m_timeLabel, m_eventsLabel, m_rateLabel, m_anomalyCountLabel}) {
         l->setMinimumWidth(l->fontMetrics().horizontalAdvance(QStringLiteral("0")) * 16);
         l->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
@@ -566,6 +629,15 @@ void MainWindow::buildStatusBar() {
     m_eventsLabel->setText(tr("events 0"));
     m_rateLabel->setText(tr("0 events/s"));
     m_anomalyCountLabel->setText(tr("anomalies 0"));
+}
+
+void MainWindow::setRecordingStatus(const QString& text) {
+    m_recordLabel->setText(text);
+    m_recordLabel->setVisible(!text.isEmpty());
+}
+
+QString MainWindow::recordingStatus() const {
+    return m_recordLabel->text();
 }
 
 QString MainWindow::currentResource() const {

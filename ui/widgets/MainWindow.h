@@ -14,6 +14,7 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QMenu;
 class QMessageBox;
 class QSortFilterProxyModel;
 class QTabWidget;
@@ -26,8 +27,10 @@ class AnomalyFilterProxy;
 class AnomalyListModel;
 class BufferOccupancyChart;
 class CacheTableModel;
+class ReplayBar;
 class RvTimelineChart;
 class ScenarioPicker;
+class ViewExporter;
 class Session;
 class WatcherTableModel;
 
@@ -65,6 +68,23 @@ public:
     QAction* restartScenarioAction() const { return m_restartScenarioAction; }
     // Opens the connect dialog (enabled by whoever can switch sessions: SessionSwitcher).
     QAction* connectClusterAction() const { return m_connectClusterAction; }
+    // File → Open Capture… (Ctrl+O) and File → Recent Captures: the window asks, SessionSwitcher
+    // opens (enabled by it).
+    QAction* openCaptureAction() const { return m_openCaptureAction; }
+    QMenu* recentCapturesMenu() const { return m_recentCapturesMenu; }
+    // Record (checkable, tool bar and File menu): SessionRecording does it.
+    QAction* recordAction() const { return m_recordAction; }
+    // The replay controls, shown while a capture plays (ReplayController drives them).
+    ReplayBar* replayBar() const { return m_replayBar; }
+    void setReplayBarVisible(bool visible);
+    // File → Export: the chart as PNG/SVG, the visible tables as CSV.
+    ViewExporter* exporter() const { return m_exporter; }
+    QMenu* exportMenu() const { return m_exportMenu; }
+    QTableView* watcherView() const { return m_watcherView; }
+    QTableView* cacheView() const { return m_cacheView; }
+    // "Recording foo.wscap: 1.2 MB" in the status bar; empty hides it.
+    void setRecordingStatus(const QString& text);
+    QString recordingStatus() const;
     Session* session() const;
     const ChartData& chartData() const { return m_chartData; }
     QString currentResource() const;
@@ -99,6 +119,12 @@ public slots:
     void setScenarios(const std::vector<ws::ScenarioSummary>& builtins, const QString& current);
     // A switch that did not happen: the session shown keeps running, the reason is shown.
     void showSwitchError(const QString& message, bool scenario = true);
+    // Something asked for did not happen ("Capture not opened", "Not recording", "Not
+    // exported"): one line in the status bar (and lastError()), a message box where one can be
+    // seen. The session keeps running.
+    void showError(const QString& what, const QString& message);
+    // A passing note in the status bar.
+    void showStatusMessage(const QString& text, int timeoutMs);
     // Selects a row of the anomaly list by its row in AnomalyListModel.
     void selectAnomaly(int sourceRow);
     // The same by its session-wide number (a chart marker's); says so when it was dropped.
@@ -116,7 +142,6 @@ private:
     void connectSession();
     void clearSessionState();
     void showErrorBox(const QString& title, const QString& message);
-    void showStatusMessage(const QString& text, int timeoutMs);
     void chooseScenarioFile();
     void fold(const EngineUpdate& update, qint64 missingAnomalies = 0);
     void noteResources(const EngineUpdate& update);
@@ -153,6 +178,13 @@ private:
     QAction* m_openScenarioAction = nullptr;
     QAction* m_restartScenarioAction = nullptr;
     QAction* m_connectClusterAction = nullptr;
+    QAction* m_openCaptureAction = nullptr;
+    QMenu* m_recentCapturesMenu = nullptr;
+    QAction* m_recordAction = nullptr;
+    QMenu* m_exportMenu = nullptr;
+    ReplayBar* m_replayBar = nullptr;
+    ViewExporter* m_exporter = nullptr;
+    QLabel* m_recordLabel = nullptr;
     QComboBox* m_resourceBox = nullptr;
     QCheckBox* m_allResourcesBox = nullptr;
     QComboBox* m_spanBox = nullptr;

@@ -1,5 +1,6 @@
 #include "CaptureReplay.h"
 
+#include "CaptureExtent.h"
 #include "CaptureSource.h"
 #include "capture/CaptureReader.h"
 #include "scenario/ScenarioLoader.h"
@@ -40,8 +41,16 @@ std::unique_ptr<Source> CaptureReplay::create(const SourceSpec& spec, QString* e
         std::optional<TimeUs> duration;
         if (r.contains(QLatin1String("durationUs")))
             duration = r.value(QLatin1String("durationUs")).toString().toLongLong();
+        // Recorded from the window and stopped before the scenario's end: up to there, as seen.
+        QString ignored;
+        if (const auto extent = CaptureExtent::measure(spec.capture, &ignored);
+            extent && extent->complete && extent->duration > 0 &&
+            extent->duration < duration.value_or(scenario->duration))
+            duration = extent->duration;
         auto source = std::make_unique<SimSource>(std::move(*scenario), sim, duration);
         source->setWallStart(QDateTime::fromString(head->createdUtc, Qt::ISODateWithMs));
+        if (spec.replayControl)
+            source->setReplayControl(spec.replayControl);
         return source;
     }
     if (head->sourceKind == QLatin1String("etcd") || head->sourceKind == QLatin1String("cluster")) {
@@ -51,7 +60,10 @@ std::unique_ptr<Source> CaptureReplay::create(const SourceSpec& spec, QString* e
                          .arg(spec.capture, head->sourceKind);
             return nullptr;
         }
-        return std::make_unique<CaptureSource>(spec.capture, spec.captureSpeed);
+        auto source = std::make_unique<CaptureSource>(spec.capture, spec.captureSpeed);
+        if (spec.replayControl)
+            source->setReplayControl(spec.replayControl);
+        return source;
     }
     *error = QStringLiteral("%1: replaying a capture of a %2 source is not available yet")
                  .arg(spec.capture, head->sourceKind);

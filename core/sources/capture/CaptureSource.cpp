@@ -4,8 +4,6 @@
 #include "sources/cluster/ClusterFrameConsumer.h"
 #include "sources/etcd/EtcdFrameConsumer.h"
 
-#include <limits>
-
 namespace ws {
 
 namespace {
@@ -13,7 +11,7 @@ constexpr int kRecordsPerPoll = 4096; // at max speed: a slice, then the session
 } // namespace
 
 CaptureSource::CaptureSource(QString path, double speed)
-    : m_path(std::move(path)), m_speed(speed) {}
+    : m_path(std::move(path)), m_pacer(speed) {}
 
 CaptureSource::~CaptureSource() = default;
 
@@ -80,9 +78,7 @@ bool CaptureSource::feed(Pipeline& pipeline, const CaptureRecord& r) {
 }
 
 TimeUs CaptureSource::poll(Pipeline& pipeline) {
-    const TimeUs due = m_speed > 0
-                           ? static_cast<TimeUs>(double(m_wall.nsecsElapsed() / 1000) * m_speed)
-                           : std::numeric_limits<TimeUs>::max();
+    const TimeUs due = m_pacer.due(m_time);
     for (int i = 0; i < kRecordsPerPoll && !m_done; ++i) {
         if (!m_hasPending) {
             if (!m_reader.next(&m_pending)) {
@@ -92,9 +88,7 @@ TimeUs CaptureSource::poll(Pipeline& pipeline) {
             m_hasPending = true;
         }
         if (m_pending.type == CaptureRecord::Type::Frame && m_pending.frame.received > due)
-            return std::min<TimeUs>(
-                milliseconds(5),
-                static_cast<TimeUs>(double(m_pending.frame.received - due) / m_speed));
+            return m_pacer.waitFor(m_pending.frame.received);
         m_hasPending = false;
         if (!feed(pipeline, m_pending))
             m_done = true;

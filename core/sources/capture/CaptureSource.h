@@ -1,9 +1,9 @@
 #pragma once
 
 #include "capture/CaptureReader.h"
+#include "engine/ReplayControl.h"
 #include "engine/Source.h"
 
-#include <QElapsedTimer>
 #include <map>
 #include <memory>
 
@@ -41,16 +41,19 @@ public:
                   QVector<WatcherSnapshot>& watchers) const override;
 
     const CaptureHeader& header() const { return m_reader.header(); }
+    // Paced (speed, pause, seek) by `control` instead of the constructor's speed. Before open().
+    void setReplayControl(std::shared_ptr<ReplayControl> control) {
+        m_pacer.setControl(std::move(control));
+    }
 
 private:
     bool feed(Pipeline& pipeline, const CaptureRecord& record);
 
     QString m_path;
-    double m_speed;
+    ReplayPacer m_pacer;
     CaptureReader m_reader;
     std::unique_ptr<EtcdFrameConsumer> m_etcd;       // a capture of etcd
     std::unique_ptr<ClusterFrameConsumer> m_cluster; // a capture of a cluster
-    QElapsedTimer m_wall;
     CaptureRecord m_pending; // read, not yet due
     bool m_hasPending = false;
     TimeUs m_time = 0;

@@ -32,6 +32,7 @@ public:
     QString description() const override;
     QString kind() const override { return QStringLiteral("cluster"); }
     bool keepsSecrets() const override { return m_spec.keepSecrets; }
+    bool capturableMidway() const override { return false; }
     QJsonObject replayInfo() const override;
     bool prepare(QString* error) override;
     bool open(Pipeline& pipeline, QString* error) override;

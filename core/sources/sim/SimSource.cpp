@@ -6,10 +6,11 @@
 namespace ws {
 
 SimSource::SimSource(ScenarioSourceSpec spec, std::optional<TimeUs> duration)
-    : m_spec(std::move(spec)), m_duration(duration) {}
+    : m_spec(std::move(spec)), m_duration(duration), m_pacer(m_spec.speed) {}
 
 SimSource::SimSource(Scenario scenario, ScenarioSourceSpec spec, std::optional<TimeUs> duration)
-    : m_spec(std::move(spec)), m_duration(duration), m_scenario(std::move(scenario)) {}
+    : m_spec(std::move(spec)), m_duration(duration), m_scenario(std::move(scenario)),
+      m_pacer(m_spec.speed) {}
 
 SimSource::~SimSource() = default;
 
@@ -60,16 +61,9 @@ bool SimSource::open(Pipeline& pipeline, QString* error) {
 }
 
 TimeUs SimSource::poll(Pipeline&) {
-    if (!m_wall.isValid())
-        m_wall.start();
-    if (m_spec.speed > 0) {
-        // Ahead of the requested pace: wait until the wall clock catches up.
-        const TimeUs wallNow = m_wall.nsecsElapsed() / 1000;
-        const auto target = static_cast<TimeUs>(static_cast<double>(wallNow) * m_spec.speed);
-        if (m_sim->now() >= target)
-            return std::max<TimeUs>(
-                1, static_cast<TimeUs>(static_cast<double>(m_sim->now() - target) / m_spec.speed));
-    }
+    // Ahead of the requested pace (or paused): wait until the wall clock catches up.
+    if (m_sim->now() >= m_pacer.due(m_sim->now()))
+        return m_pacer.waitFor(m_sim->now());
     m_sim->step();
     return 0;
 }

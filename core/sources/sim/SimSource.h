@@ -1,10 +1,10 @@
 #pragma once
 
+#include "engine/ReplayControl.h"
 #include "engine/Source.h"
 #include "engine/SourceSpec.h"
 #include "scenario/Scenario.h"
 
-#include <QElapsedTimer>
 #include <memory>
 #include <optional>
 
@@ -30,6 +30,11 @@ public:
     QDateTime wallStart() const override { return m_wallStart; }
     // A replay of a capture starts when the capture did.
     void setWallStart(const QDateTime& start) { m_wallStart = start; }
+    // A replay of a capture is paced (speed, pause, seek) by `control` instead of the spec's
+    // speed. Before open().
+    void setReplayControl(std::shared_ptr<ReplayControl> control) {
+        m_pacer.setControl(std::move(control));
+    }
     bool prepare(QString* error) override; // loads the scenario
     bool open(Pipeline& pipeline, QString* error) override;
     TimeUs poll(Pipeline& pipeline) override;
@@ -51,7 +56,7 @@ private:
     std::optional<TimeUs> m_duration;
     std::optional<Scenario> m_scenario;
     std::unique_ptr<Simulation> m_sim;
-    QElapsedTimer m_wall; // started by the first poll
+    ReplayPacer m_pacer; // virtual time against the wall clock, from the first poll
     QDateTime m_wallStart;
 };
 
