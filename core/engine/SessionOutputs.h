@@ -9,7 +9,7 @@ namespace ws {
 struct SessionOutputs {
     QString anomaliesPath; // .jsonl; empty: none
     QString timelinePath;  // .csv, .jsonl or .trace.json; empty: none
-    QString capturePath;   // .wscap (a later issue); empty: none
+    QString capturePath;   // .wscap (docs/capture-format.md); empty: none
 };
 
 } // namespace ws

@@ -51,8 +51,8 @@ struct SourceSpec {
     // Live sources: keep the values of Secrets as received (default: each becomes a salted
     // digest before anything decodes or captures it; docs/capture-format.md).
     bool keepSecrets = false;
-    QString capture;          // Capture: the .wscap file replayed
-    double captureSpeed = 0;  // Capture: recorded seconds per wall second; 0: as fast as possible
+    QString capture;         // Capture: the .wscap file replayed
+    double captureSpeed = 0; // Capture: recorded seconds per wall second; 0: as fast as possible
     // Capture: when set, paces the replay instead of captureSpeed (play/pause, speed, seek from
     // another thread). Shared with whoever steers it.
     std::shared_ptr<ReplayControl> replayControl;

@@ -19,9 +19,11 @@ class SimKeyspace;
 // real apiserver closes an unresponsive watcher.
 class WatchStream {
 public:
-    // Bytes queued on the socket before the watch stops reading: what a kernel socket buffer
-    // and the HTTP/2 stream window hold for a real apiserver (4 MiB), so that a client that
-    // keeps up is never mistaken for one that does not at 50,000 events/s.
+    // Bytes queued on the socket before the watch stops reading: about what a kernel socket
+    // buffer and an HTTP/2 stream window hold. Two simulation ticks at 50,000 events/s are
+    // ~270 KB; at 1 MiB a client that kept up was still closed twice a minute when serve was
+    // descheduled, at 4 MiB never (bench/capture/record-50k.sh). The price: a stalled watcher
+    // holds up to 4 MiB until the dispatch budget closes it.
     static constexpr std::size_t kHighWater = 4 * 1024 * 1024;
 
     WatchStream(const SimKeyspace& keyspace, ResourceInfo info, std::shared_ptr<ServerWatch> watch,

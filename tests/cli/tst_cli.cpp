@@ -91,6 +91,12 @@ private slots:
         QTest::newRow("capture of an unreachable cluster")
             << QStringList{"record", "--server", "http://127.0.0.1:1", "--out", "/tmp/x.wscap"}
             << "http://127.0.0.1:1";
+        QTest::newRow("keep-secrets on a scenario")
+            << QStringList{"record", "--scenario", "healthy", "--keep-secrets"}
+            << "--keep-secrets applies to --etcd, --kubeconfig and --server";
+        QTest::newRow("load batch zero")
+            << QStringList{"load", "--etcd", "http://127.0.0.1:1", "--batch", "0"}
+            << "--batch: bad value '0': expected writes per transaction, 1 to 10000";
         QTest::newRow("whatif without versions")
             << QStringList{"whatif", "x.wscap"} << "whatif: what if what?";
         QTest::newRow("bad timeline format")

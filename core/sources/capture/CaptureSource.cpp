@@ -37,7 +37,6 @@ bool CaptureSource::prepare(QString* error) {
 }
 
 bool CaptureSource::open(Pipeline& pipeline, QString* error) {
-    m_wall.start();
     if (m_reader.header().sourceKind == QLatin1String("cluster")) {
         m_cluster = ClusterFrameConsumer::fromReplayInfo(m_reader.header().replay, pipeline, error);
         if (!m_cluster) {

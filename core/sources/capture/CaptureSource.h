@@ -54,7 +54,7 @@ private:
     CaptureReader m_reader;
     std::unique_ptr<EtcdFrameConsumer> m_etcd;       // a capture of etcd
     std::unique_ptr<ClusterFrameConsumer> m_cluster; // a capture of a cluster
-    CaptureRecord m_pending; // read, not yet due
+    CaptureRecord m_pending;                         // read, not yet due
     bool m_hasPending = false;
     TimeUs m_time = 0;
     bool m_done = false;
