@@ -85,8 +85,9 @@ double number(const YAML::Node& n, const QString& what, double min, double max) 
                     .arg(what, QString::fromStdString(n.Scalar())));
     }
     if (v < min || v > max)
-        fail(n,
-             QStringLiteral("%1: %2 is out of range [%3, %4]").arg(what).arg(v).arg(min).arg(max));
+        fail(n, QStringLiteral("%1: %2 is out of range [%3, %4]")
+                    .arg(what, QString::number(v, 'g', 15), QString::number(min, 'g', 15),
+                         QString::number(max, 'g', 15)));
     return v;
 }
 

@@ -461,9 +461,10 @@ private slots:
         for (int round = 0; round < 400; ++round) {
             QByteArray input;
             if (round % 2 == 0) {
+                static const char alphabet[] = "{}[]:,\"\\ datu0123456789-eE.tfn\n";
                 input.resize(rng.bounded(0, 300));
                 for (char& c : input)
-                    c = "{}[]:,\"\\ datu0123456789-eE.tfn\n"[rng.bounded(33)];
+                    c = alphabet[rng.bounded(int(sizeof alphabet) - 1)];
             } else {
                 input = base;
                 for (int m = 0; m < 3; ++m)
