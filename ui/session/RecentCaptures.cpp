@@ -1,7 +1,10 @@
 #include "RecentCaptures.h"
 
+#include "MostRecentFirst.h"
+
 #include <QFileInfo>
 #include <QSettings>
+#include <functional>
 
 namespace ws {
 
@@ -32,11 +35,7 @@ QStringList RecentCaptures::load() const {
 
 void RecentCaptures::remember(const QString& path) {
     QStringList list = load();
-    const QString p = absolute(path);
-    list.removeAll(p);
-    list.prepend(p);
-    while (list.size() > kMax)
-        list.removeLast();
+    rememberFirst(list, absolute(path), std::equal_to<QString>(), kMax);
     save(list);
 }
 

@@ -1,5 +1,7 @@
 #include "RecentConnections.h"
 
+#include "MostRecentFirst.h"
+
 #include <QDir>
 #include <QSettings>
 
@@ -46,10 +48,7 @@ void RecentConnections::remember(const SourceSpec& spec) {
     if (spec.kind != SourceSpec::Kind::Kubeconfig && spec.kind != SourceSpec::Kind::Server)
         return;
     QList<SourceSpec> list = load();
-    list.removeIf([&](const SourceSpec& s) { return samePlace(s, spec); });
-    list.prepend(spec);
-    while (list.size() > kMax)
-        list.removeLast();
+    rememberFirst(list, spec, &RecentConnections::samePlace, kMax);
     save(list);
 }
 
