@@ -12,6 +12,7 @@
 #include "sources/etcd/EtcdLoadGenerator.h"
 #include "sources/etcd/EtcdSource.h"
 #include "util/Duration.h"
+#include "whatif/WhatIfComparison.h"
 
 #include <QCommandLineParser>
 #include <QEventLoop>
@@ -315,48 +316,43 @@ int CliApp::whatIf(const QStringList& arguments) {
         return fail(QStringLiteral("whatif: %1").arg(error));
     spec.resources = header->resources;
 
-    // The capture as recorded, then under the other versions: anomalies by kind, side by side.
-    auto countKinds = [&](const SourceSpec& s, const SessionOutputs& out,
-                          std::map<QString, qint64>* kinds) {
-        auto session = Session::prepared(SourceFactory::create(s, &error), s, out, &error);
-        if (!session || !session->runHere({}, &error))
-            return false;
-        for (const Anomaly& a : session->anomalies())
-            ++(*kinds)[kindName(a.kind)];
-        return true;
-    };
-    SourceSpec recorded = spec;
-    recorded.whatIf = {};
-    std::map<QString, qint64> before, after;
-    if (!countKinds(recorded, {}, &before))
-        return fail(QStringLiteral("whatif: %1").arg(error), 1);
     SessionOutputs outputs;
     outputs.anomaliesPath = parser.value(anomalies);
     outputs.timelinePath = parser.value(timeline);
-    if (!countKinds(spec, outputs, &after))
+    const bool progress = isatty(fileno(stderr));
+    TimeUs lastProgress = -kUsPerSecond;
+    int lastRun = 0;
+    const auto result = WhatIfComparison::run(
+        spec, outputs,
+        [&](int run, TimeUs now) {
+            if (run != lastRun)
+                lastRun = run, lastProgress = -kUsPerSecond;
+            if (!progress || now - lastProgress < kUsPerSecond)
+                return;
+            lastProgress = now;
+            err() << QStringLiteral("\r%1 %2").arg(run == 0 ? "as recorded" : "what if    ",
+                                                   formatDuration(now))
+                  << Qt::flush;
+        },
+        nullptr, &error);
+    if (progress)
+        err() << "\r" << QString(40, u' ') << "\r" << Qt::flush;
+    if (!result)
         return fail(QStringLiteral("whatif: %1").arg(error), 1);
-    std::map<QString, bool> kinds;
-    for (const auto& [k, n] : before)
-        kinds[k] = true;
-    for (const auto& [k, n] : after)
-        kinds[k] = true;
     QTextStream out(stdout);
     out << QStringLiteral("%1  %2  %3\n")
                .arg(QStringLiteral("anomaly kind"), -22)
                .arg(QStringLiteral("as recorded"), 12)
-               .arg(spec.whatIf.describe());
-    for (const auto& [k, unused] : kinds) {
-        const qint64 b = before.count(k) ? before[k] : 0;
-        const qint64 a = after.count(k) ? after[k] : 0;
+               .arg(result->whatIfLabel);
+    for (const WhatIfKindCount& k : result->kinds) {
+        const QString change = k.change();
         out << QStringLiteral("%1  %2  %3%4\n")
-                   .arg(k, -22)
-                   .arg(b, 12)
-                   .arg(a)
-                   .arg(a == 0 && b > 0   ? QStringLiteral("   (gone)")
-                        : b == 0 && a > 0 ? QStringLiteral("   (new)")
-                                          : QString());
+                   .arg(k.kind, -22)
+                   .arg(k.recorded, 12)
+                   .arg(k.whatIf)
+                   .arg(change.isEmpty() ? QString() : QStringLiteral("   (%1)").arg(change));
     }
-    if (kinds.empty())
+    if (result->kinds.empty())
         out << "no anomalies either way\n";
     return 0;
 }
