@@ -66,8 +66,12 @@ const char* kUsage =
     "  export FILE.wscap [--anomalies FILE.jsonl] [--timeline FILE.(csv|jsonl|trace.json)]\n"
     "                                 replay a capture: what record wrote live, again\n"
     "  whatif FILE.wscap --server-version V [--client-go V] [--feature-gates G=true,...]\n"
+    "         [--etcd-version V] [--compaction-interval D] [--cluster SCENARIO]\n"
     "         [--anomalies FILE.jsonl] [--timeline FILE]\n"
-    "                                 replay a scenario capture under other versions; compare\n"
+    "                                 replay a scenario or etcd capture under other versions\n"
+    "                                 (an etcd capture's writes go through simulated apiservers\n"
+    "                                 and clients: one informer per resource, or the apiservers,\n"
+    "                                 clients and faults of --cluster); compare anomalies\n"
     "  serve --listen HOST:PORT --scenario NAME [--server-version 1.16..1.36]\n"
     "        [--feature-gates G=true,...] [--seed N] [--apiserver N] [--duration D]\n"
     "        [--tls-cert F --tls-key F] [--client-ca F] [--token-file F] [--authorize-group G]\n"
@@ -294,7 +298,12 @@ int CliApp::whatIf(const QStringList& arguments) {
     const QCommandLineOption gates(QStringLiteral("feature-gates"), {}, QStringLiteral("G"));
     const QCommandLineOption anomalies(QStringLiteral("anomalies"), {}, QStringLiteral("FILE"));
     const QCommandLineOption timeline(QStringLiteral("timeline"), {}, QStringLiteral("FILE"));
-    parser.addOptions({version, clientGo, gates, anomalies, timeline});
+    const QCommandLineOption etcdVersion(QStringLiteral("etcd-version"), {}, QStringLiteral("V"));
+    const QCommandLineOption compaction(QStringLiteral("compaction-interval"), {},
+                                        QStringLiteral("D"));
+    const QCommandLineOption cluster(QStringLiteral("cluster"), {}, QStringLiteral("SCENARIO"));
+    parser.addOptions(
+        {version, clientGo, gates, anomalies, timeline, etcdVersion, compaction, cluster});
     if (!parser.parse(arguments))
         return fail(QStringLiteral("whatif: %1").arg(parser.errorText()));
     const QStringList files = parser.positionalArguments();
@@ -307,9 +316,19 @@ int CliApp::whatIf(const QStringList& arguments) {
         spec.whatIf.featureGates << g.split(u',', Qt::SkipEmptyParts);
     spec.whatIf.serverVersion = parser.value(version);
     spec.whatIf.clientGo = parser.value(clientGo);
+    spec.whatIf.etcdVersion = parser.value(etcdVersion);
+    spec.whatIf.cluster = parser.value(cluster);
+    if (parser.isSet(compaction)) {
+        QString why;
+        const auto d = parseDuration(parser.value(compaction), &why);
+        if (!d)
+            return fail(QStringLiteral("whatif: --compaction-interval: %1").arg(why));
+        spec.whatIf.compactionInterval = *d;
+    }
     if (!spec.whatIf.any())
-        return fail(QStringLiteral("whatif: what if what? (give --server-version, --client-go "
-                                   "or --feature-gates)"));
+        return fail(QStringLiteral("whatif: what if what? (give --server-version, --client-go, "
+                                   "--feature-gates, --etcd-version, --compaction-interval or "
+                                   "--cluster)"));
     QString error;
     const auto header = CaptureReplay::header(spec.capture, &error);
     if (!header)

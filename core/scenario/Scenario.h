@@ -1,10 +1,12 @@
 #pragma once
 
+#include "RecordedEtcdStream.h"
 #include "model/ResourceVersion.h"
 
 #include <QString>
 #include <QStringList>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -83,6 +85,9 @@ struct Scenario {
     std::vector<FaultSpec> faults;
     QString sourcePath; // where it was loaded from
     QByteArray yaml;    // the text it was parsed from (a capture keeps it to run it again)
+    // Set for a what-if of an etcd capture: the recorded writes replace the generated workload
+    // (the resources' rates and sizes are then unused).
+    std::shared_ptr<const RecordedEtcdStream> recorded;
 
     QStringList resourceNames() const;
 };

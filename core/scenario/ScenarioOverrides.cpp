@@ -39,6 +39,24 @@ bool ScenarioOverrides::apply(Scenario& scenario, QString* error) const {
     for (const QString& gate : featureGates)
         if (!applyFeatureGate(scenario.server, gate, error))
             return false;
+    if (!etcdVersion.isEmpty()) {
+        const QStringList parts = etcdVersion.split(u'.');
+        bool ok = parts.size() >= 2 && parts.size() <= 3;
+        for (const QString& p : parts) {
+            bool number = false;
+            p.toInt(&number);
+            ok = ok && number;
+        }
+        if (!ok || parts[0] != QLatin1String("3")) {
+            *error = QStringLiteral("--etcd-version: '%1' is not an etcd 3.x version (3.4.23, "
+                                    "3.5.13)")
+                         .arg(etcdVersion);
+            return false;
+        }
+        scenario.etcd.version = etcdVersion;
+    }
+    if (compactionInterval)
+        scenario.etcd.compactionInterval = *compactionInterval;
     return true;
 }
 
@@ -49,6 +67,14 @@ QString ScenarioOverrides::describe() const {
     if (!clientGo.isEmpty())
         parts << QStringLiteral("client-go %1").arg(clientGo);
     parts += featureGates;
+    if (!etcdVersion.isEmpty())
+        parts << QStringLiteral("etcd %1").arg(etcdVersion);
+    if (compactionInterval)
+        parts << (*compactionInterval > 0 ? QStringLiteral("compaction every %1 s")
+                                                .arg(*compactionInterval / kUsPerSecond)
+                                          : QStringLiteral("no compaction"));
+    if (!cluster.isEmpty())
+        parts << QStringLiteral("cluster of %1").arg(cluster);
     return parts.join(QStringLiteral(", "));
 }
 

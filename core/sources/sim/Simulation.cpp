@@ -1,6 +1,7 @@
 #include "Simulation.h"
 
 #include "ObjectWriter.h"
+#include "ScriptedWriter.h"
 #include "engine/SeriesNames.h"
 #include "sources/sim/apiserver/ApiServer.h"
 #include "sources/sim/client/ClientReflector.h"
@@ -12,8 +13,8 @@
 namespace ws {
 
 Simulation::Simulation(const Scenario& scenario, std::uint64_t seed, Pipeline& pipeline)
-    : m_scenario(scenario), m_duration(scenario.duration), m_rng(seed),
-      m_keyspace(pipeline.keys()), m_etcd(m_keyspace), m_hub(pipeline.hub()),
+    : m_scenario(scenario), m_duration(scenario.duration), m_rng(seed), m_keyspace(pipeline.keys()),
+      m_etcd(m_keyspace), m_hub(pipeline.hub()),
       m_timeline(pipeline.timeline()), m_ctx{m_keyspace, m_etcd, m_hub, m_rng, 0, kTick} {}
 
 Simulation::~Simulation() {
@@ -57,10 +58,15 @@ bool Simulation::build(QString* error) {
         }
         resources.push_back(m_keyspace.addResource(r.name));
     }
-    for (size_t i = 0; i < resources.size(); ++i) {
-        m_writers.push_back(std::make_unique<ObjectWriter>(m_keyspace, m_etcd, resources[i],
-                                                           m_scenario.resources[i]));
-        m_writers.back()->populate(0, m_rng);
+    if (m_scenario.recorded) {
+        m_scripted = std::make_unique<ScriptedWriter>(m_keyspace, m_etcd, m_scenario.recorded);
+        m_scripted->populate();
+    } else {
+        for (size_t i = 0; i < resources.size(); ++i) {
+            m_writers.push_back(std::make_unique<ObjectWriter>(m_keyspace, m_etcd, resources[i],
+                                                               m_scenario.resources[i]));
+            m_writers.back()->populate(0, m_rng);
+        }
     }
     for (int i = 0; i < m_scenario.server.count; ++i) {
         ApiServerConfig config;
@@ -153,6 +159,8 @@ bool Simulation::build(QString* error) {
                                                 [&](ClientReflector& c) { c.setReadRate(f.rate); });
                                  }});
         } else if (f.kind == QLatin1String("write-burst")) {
+            if (m_scripted)
+                continue; // the recorded writes are the workload
             const int r = m_keyspace.resourceIndex(f.resource);
             if (r < 0) {
                 *error = QStringLiteral("write-burst names unknown resource '%1'").arg(f.resource);
@@ -210,6 +218,8 @@ void Simulation::step() {
     applyFaults();
     for (auto& w : m_writers)
         w->tick(m_ctx.now, kTick, m_rng);
+    if (m_scripted)
+        m_scripted->tick(m_ctx.now);
     if (m_scenario.etcd.compactionInterval > 0 && m_ctx.now >= m_nextCompaction) {
         m_etcd.compact(m_compactTarget);
         m_compactTarget = m_etcd.currentRevision();
@@ -308,7 +318,7 @@ std::int64_t Simulation::totalWrites() const {
     std::int64_t n = 0;
     for (auto& w : m_writers)
         n += w->writes();
-    return n;
+    return m_scripted ? n + m_scripted->writes() : n;
 }
 
 std::int64_t Simulation::watcherDeliveries() const {

@@ -18,6 +18,7 @@ namespace ws {
 class ApiServer;
 class ClientReflector;
 class ObjectWriter;
+class ScriptedWriter;
 class InformerStoreTable;
 
 // A whole simulated cluster driven by a scenario on a virtual clock: etcd, the apiservers with
@@ -70,6 +71,7 @@ private:
     TimelineStore& m_timeline;
     SimContext m_ctx;
     std::vector<std::unique_ptr<ObjectWriter>> m_writers;
+    std::unique_ptr<ScriptedWriter> m_scripted; // a what-if's recorded workload instead
     std::vector<std::unique_ptr<ApiServer>> m_apiservers;
     std::vector<std::unique_ptr<InformerStoreTable>> m_storeTables; // per resource
     std::vector<std::unique_ptr<ClientReflector>> m_clients;

@@ -97,6 +97,15 @@ bool SimEtcd::compact(ResourceVersion rev) {
     return true;
 }
 
+bool SimEtcd::startAt(ResourceVersion rev) {
+    if (!m_history.empty() || m_rev != 1 || rev < 1)
+        return false;
+    m_rev = rev;
+    m_compactRev = rev;
+    m_historyBase = rev + 1;
+    return true;
+}
+
 const std::vector<KeyId>& SimEtcd::liveKeys(int resource) const {
     static const std::vector<KeyId> none;
     return static_cast<size_t>(resource) < m_live.size() ? m_live[static_cast<size_t>(resource)]

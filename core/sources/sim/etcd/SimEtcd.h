@@ -1,8 +1,8 @@
 #pragma once
 
-#include "kube/KeyValue.h"
 #include "SimKeyspace.h"
 #include "detect/ConsistencyOracle.h"
+#include "kube/KeyValue.h"
 #include "util/RingQueue.h"
 
 #include <vector>
@@ -36,6 +36,9 @@ public:
     }
     ResourceVersion remove(TimeUs now, KeyId key); // 0 when the key does not exist
     bool compact(ResourceVersion rev);             // false if rev is not in (compactRev, current]
+    // Before the first write: the store continues a recorded etcd whose revision is `rev` and
+    // whose history before it is unknown (as good as compacted). False once written to.
+    bool startAt(ResourceVersion rev);
 
     ResourceVersion currentRevision() const { return m_rev; }
     ResourceVersion compactRevision() const { return m_compactRev; }

@@ -16,7 +16,12 @@ int SimKeyspace::resourceIndex(const QString& plural) const {
 
 KeyId SimKeyspace::addKey(int resource, const QString& ns, const QString& name, int selectorGroup) {
     const QString key = QStringLiteral("/registry/%1/%2/%3").arg(m_resources[resource], ns, name);
-    const KeyId id = m_keys.intern(key.toStdString());
+    return addKeyAs(key.toStdString(), resource, ns, name, selectorGroup);
+}
+
+KeyId SimKeyspace::addKeyAs(const std::string& key, int resource, const QString& ns,
+                            const QString& name, int selectorGroup) {
+    const KeyId id = m_keys.intern(key);
     // The table may be shared with other sources (one pipeline, several clusters), so ids are
     // not dense for this keyspace: the per-key vectors grow to the id, and a key this keyspace
     // has not added yet has resource -1.

@@ -21,6 +21,10 @@ public:
     int resourceIndex(const QString& plural) const;
 
     KeyId addKey(int resource, const QString& ns, const QString& name, int selectorGroup);
+    // The same under a key recorded from a real etcd ("/registry/services/specs/ns/name"), so
+    // that a what-if names its keys as the recording did.
+    KeyId addKeyAs(const std::string& key, int resource, const QString& ns, const QString& name,
+                   int selectorGroup);
     // A key written by a client of the served apiserver (watchscope-cli serve): the scenario's
     // workload never updates or deletes it.
     void setExternal(KeyId key) {
