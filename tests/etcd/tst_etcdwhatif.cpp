@@ -4,12 +4,15 @@
 // apiservers show the incident of cacher-retry-stale-object on kube-apiserver 1.27.0 (RV=""
 // watches served from etcd on the cacher's stream) and not on 1.24.
 #include "EtcdTestCluster.h"
+#include "capture/CaptureWriter.h"
 #include "engine/Session.h"
 #include "model/AnomalyKind.h"
 #include "sources/capture/EtcdCaptureStream.h"
+#include "sources/etcd/EtcdFrameKind.h"
 #include "sources/etcd/EtcdSource.h"
 #include "whatif/WhatIfComparison.h"
 
+#include <QDataStream>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -148,6 +151,26 @@ private slots:
         spec.whatIf.cluster = QStringLiteral("healthy"); // its informers watch configmaps
         QVERIFY(!WhatIfComparison::run(spec, {}, {}, nullptr, &m_error));
         QVERIFY2(m_error.contains(QLatin1String("never wrote")), qPrintable(m_error));
+        // Ended before its first list finished: nothing to replay, one line.
+        CaptureHeader header;
+        header.sourceKind = QStringLiteral("etcd");
+        CaptureWriter writer;
+        const QString early = m_dir.filePath(QStringLiteral("early.wscap"));
+        QVERIFY2(writer.open(early, header, &m_error), qPrintable(m_error));
+        writer.writeConnection({0, QStringLiteral("etcd"), QStringLiteral("http://x"), {}, {}});
+        QByteArray started;
+        {
+            QDataStream out(&started, QIODevice::WriteOnly);
+            out.setVersion(QDataStream::Qt_6_4);
+            out << false;
+        }
+        writer.writeFrame({0, milliseconds(5), std::uint16_t(EtcdFrameKind::ListStarted), started});
+        QVERIFY(writer.close(milliseconds(10), &m_error));
+        SourceSpec cutSpec = whatIfSpec();
+        cutSpec.capture = early;
+        cutSpec.whatIf.serverVersion = QStringLiteral("1.30");
+        QVERIFY(!WhatIfComparison::run(cutSpec, {}, {}, nullptr, &m_error));
+        QVERIFY2(m_error.contains(QLatin1String("no complete list")), qPrintable(m_error));
         spec.whatIf.cluster.clear();
         spec.whatIf.etcdVersion = QStringLiteral("4.0");
         QVERIFY(!WhatIfComparison::run(spec, {}, {}, nullptr, &m_error));
