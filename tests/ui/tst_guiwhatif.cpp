@@ -404,6 +404,10 @@ void TestGuiWhatIf::replayUnderTheseVersions() {
     WhatIfDialog* dialog = h.openWhatIf(m_capture);
     QVERIFY(dialog);
     QVERIFY(compare(dialog, QStringLiteral("1.28.8")));
+    // The kind that depends on the versions is the one shown first.
+    QCOMPARE(dialog->selectedKind(), kStale);
+    QCOMPARE(dialog->whatIfProxy()->rowCount(), 0);
+    QVERIFY(dialog->recordedProxy()->rowCount() > 0);
     std::map<QString, int> expected;
     for (int r = 0; r < dialog->kindModel()->rowCount(); ++r)
         if (dialog->kindModel()->kind(r).whatIf > 0)

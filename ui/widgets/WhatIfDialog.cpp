@@ -398,13 +398,13 @@ void WhatIfDialog::onFinished() {
     // The first kind that depends on the versions, else the first one.
     QString first;
     for (int row = 0; row < m_kindProxy->rowCount(); ++row) {
-        const QModelIndex i = m_kindProxy->index(row, 0);
-        const WhatIfKindCount& k = m_kinds->kind(m_kindProxy->mapToSource(i).row());
-        if (first.isEmpty() || !k.change().isEmpty()) {
-            const bool changed = !k.change().isEmpty();
-            first = k.kind;
-            if (changed)
-                break;
+        const QString kind =
+            m_kindProxy->index(row, 0).data(WhatIfKindModel::KindNameRole).toString();
+        if (first.isEmpty())
+            first = kind;
+        if (!m_kinds->kind(m_kinds->rowOfKind(kind)).change().isEmpty()) {
+            first = kind;
+            break;
         }
     }
     selectKind(first);
