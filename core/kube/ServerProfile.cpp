@@ -1,6 +1,7 @@
 #include "ServerProfile.h"
 
 #include <QRegularExpression>
+#include <map>
 
 namespace ws {
 
@@ -31,6 +32,22 @@ std::optional<ServerProfile> ServerProfile::fromVersion(const QString& version, 
     p.watchList = p.minor == 32 || p.minor >= 34;
     p.consistentListFromCache = p.minor >= 31;
     return p;
+}
+
+QStringList ServerProfile::knownVersions() {
+    // Where fromVersion() and watchWithoutRvFromEtcd() change their answer within a minor.
+    const std::map<int, QStringList> patches = {
+        {27, {QStringLiteral("1.27.13")}},
+        {28, {QStringLiteral("1.28.8"), QStringLiteral("1.28.9")}},
+        {29, {QStringLiteral("1.29.3"), QStringLiteral("1.29.4")}},
+    };
+    QStringList out;
+    for (int minor = 16; minor <= 36; ++minor) {
+        out << QStringLiteral("1.%1").arg(minor);
+        if (const auto it = patches.find(minor); it != patches.end())
+            out += it->second;
+    }
+    return out;
 }
 
 } // namespace ws

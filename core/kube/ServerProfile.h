@@ -3,6 +3,7 @@
 #include "model/ResourceVersion.h"
 
 #include <QString>
+#include <QStringList>
 #include <optional>
 
 namespace ws {
@@ -50,6 +51,9 @@ struct ServerProfile {
     int fixedWatchCacheSize = 100;
 
     static std::optional<ServerProfile> fromVersion(const QString& version, QString* error);
+    // Versions to offer in a chooser, oldest first: every minor modelled (1.16 to 1.36) and the
+    // patch releases where a modelled behaviour changes (1.27.13, 1.28.8, ...).
+    static QStringList knownVersions();
 };
 
 } // namespace ws

@@ -18,14 +18,16 @@ QString WhatIfKindCount::change() const {
 
 namespace {
 
-std::optional<AnomalyList> runToEnd(const SourceSpec& spec, const SessionOutputs& outputs,
-                                    int index, const WhatIfComparison::Progress& progress,
+std::unique_ptr<Session> prepare(const SourceSpec& spec, const SessionOutputs& outputs,
+                                 QString* error) {
+    return Session::prepared(SourceFactory::create(spec, error), spec, outputs, error);
+}
+
+std::optional<AnomalyList> runToEnd(Session& session, int index,
+                                    const WhatIfComparison::Progress& progress,
                                     const std::atomic<bool>* cancel, QString* error) {
-    auto session = Session::prepared(SourceFactory::create(spec, error), spec, outputs, error);
-    if (!session)
-        return std::nullopt;
-    Session* raw = session.get();
-    const bool ok = session->runHere(
+    Session* raw = &session;
+    const bool ok = session.runHere(
         [&](const EngineUpdate& u) {
             if (cancel && cancel->load())
                 raw->stop(); // the loop ends after this update
@@ -39,7 +41,7 @@ std::optional<AnomalyList> runToEnd(const SourceSpec& spec, const SessionOutputs
         *error = QStringLiteral("cancelled");
         return std::nullopt;
     }
-    return session->anomalies();
+    return session.anomalies();
 }
 
 } // namespace
@@ -62,10 +64,19 @@ std::optional<WhatIfResult> WhatIfComparison::run(const SourceSpec& spec,
     whatIfSpec.captureSpeed = 0;
     WhatIfResult result;
     result.whatIfLabel = spec.whatIf.describe();
-    auto recorded = runToEnd(recordedSpec, {}, 0, progress, cancel, error);
+    // Both are prepared before either runs: a version the profiles do not model, a gate or a
+    // capture what-if cannot replay is said at once, not after the recorded run.
+    auto recordedSession = prepare(recordedSpec, {}, error);
+    if (!recordedSession)
+        return std::nullopt;
+    auto whatIfSession = prepare(whatIfSpec, whatIfOutputs, error);
+    if (!whatIfSession)
+        return std::nullopt;
+    auto recorded = runToEnd(*recordedSession, 0, progress, cancel, error);
+    recordedSession.reset();
     if (!recorded)
         return std::nullopt;
-    auto whatIf = runToEnd(whatIfSpec, whatIfOutputs, 1, progress, cancel, error);
+    auto whatIf = runToEnd(*whatIfSession, 1, progress, cancel, error);
     if (!whatIf)
         return std::nullopt;
     result.recorded = std::move(*recorded);

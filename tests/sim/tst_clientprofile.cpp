@@ -85,6 +85,33 @@ private slots:
         QVERIFY(!ServerProfile::fromVersion(QStringLiteral("2.0"), &error));
         QVERIFY(error.contains(QStringLiteral("bad server version")));
     }
+
+    // What the window's What If offers: each one a version the profiles accept, oldest first,
+    // and each patch release listed one where a modelled behaviour changes.
+    void knownVersions() {
+        const QStringList versions = ServerProfile::knownVersions();
+        QCOMPARE(versions.first(), QStringLiteral("1.16"));
+        QCOMPARE(versions.last(), QStringLiteral("1.36"));
+        std::optional<ServerProfile> previous;
+        for (const QString& v : versions) {
+            QString error;
+            const auto p = ServerProfile::fromVersion(v, &error);
+            QVERIFY2(p, qPrintable(error));
+            QCOMPARE(versions.count(v), 1);
+            if (previous) {
+                QVERIFY2(p->minor > previous->minor ||
+                             (p->minor == previous->minor && p->patch > previous->patch),
+                         qPrintable(v));
+                if (p->minor == previous->minor) // a patch release: something else than before
+                    QVERIFY2(p->separateCacheWatchRpc != previous->separateCacheWatchRpc ||
+                                 p->watchWithoutRvFromEtcd() != previous->watchWithoutRvFromEtcd(),
+                             qPrintable(v));
+            }
+            previous = p;
+        }
+        for (const QString& name : ClientProfile::knownNames())
+            QVERIFY2(ClientProfile::fromName(name, nullptr), qPrintable(name));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestClientProfile)

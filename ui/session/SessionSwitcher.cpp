@@ -4,6 +4,7 @@
 #include "RecentConnections.h"
 #include "ReplayController.h"
 #include "SessionRecording.h"
+#include "WhatIfController.h"
 #include "engine/Session.h"
 #include "scenario/ScenarioLoader.h"
 #include "sources/SourceFactory.h"
@@ -67,6 +68,8 @@ SessionSwitcher::SessionSwitcher(MainWindow* window, Session* prepared, SourceSp
     refreshRecentCaptures();
     m_replay = new ReplayController(m_window, this);
     m_recording = new SessionRecording(m_window, this);
+    m_whatIf = new WhatIfController(m_window, this);
+    showQualifier();
 }
 
 std::optional<SourceSpec> SessionSwitcher::captureSpec(const QString& path, double speed,
@@ -169,6 +172,14 @@ void SessionSwitcher::refreshRecentCaptures() {
     });
 }
 
+void SessionSwitcher::showQualifier() {
+    // A capture replayed under other versions: its description is the recorded source's.
+    if (m_window)
+        m_window->setSessionQualifier(m_currentSpec.whatIf.any()
+                                          ? tr("what if %1").arg(m_currentSpec.whatIf.describe())
+                                          : QString());
+}
+
 SessionSwitcher::~SessionSwitcher() {
     stop();
 }
@@ -249,6 +260,7 @@ bool SessionSwitcher::run(const SourceSpec& spec) {
         RecentConnections().remember(spec);
     if (m_window) {
         m_window->setSession(m_session);
+        showQualifier();
         m_window->setSessionNote(m_session->explanation());
         notePicker(m_window->scenarioPicker(), spec);
         m_window->scenarioPicker()->setCurrentScenario(m_current);

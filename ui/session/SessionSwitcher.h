@@ -13,6 +13,7 @@ class MainWindow;
 class ReplayController;
 class Session;
 class SessionRecording;
+class WhatIfController;
 
 // Moves the window from one session to another without restarting the program: to the
 // simulator on a scenario picked in the window, or to a cluster chosen in the connect dialog.
@@ -40,6 +41,8 @@ public:
     // Play/pause/speed/seek of a capture replay, and the Record button.
     ReplayController* replay() const { return m_replay; }
     SessionRecording* recording() const { return m_recording; }
+    // File → What If… on the capture being replayed.
+    WhatIfController* whatIf() const { return m_whatIf; }
 
 public slots:
     // A built-in name or a .yaml path; false (and the old session untouched) on failure.
@@ -75,6 +78,7 @@ signals:
 
 private:
     bool run(const SourceSpec& spec);
+    void showQualifier();
 
     QPointer<MainWindow> m_window;
     ScenarioSourceSpec m_scenarioDefaults; // speed of the simulator for picked scenarios
@@ -85,6 +89,7 @@ private:
     QPointer<ConnectDialog> m_connectDialog;
     ReplayController* m_replay = nullptr;
     SessionRecording* m_recording = nullptr;
+    WhatIfController* m_whatIf = nullptr;
 };
 
 } // namespace ws

@@ -179,11 +179,21 @@ Session* MainWindow::session() const {
     return m_session;
 }
 
+void MainWindow::showSessionTitle() {
+    QString what = m_session ? m_session->description() : QString();
+    if (m_session && !m_sessionQualifier.isEmpty())
+        what = tr("%1 — %2").arg(what, m_sessionQualifier);
+    setWindowTitle(m_session ? tr("WatchScope — %1").arg(what) : tr("WatchScope"));
+    m_sessionLabel->setText(m_session ? tr("  Session: %1").arg(what) : tr("  No session"));
+}
+
+void MainWindow::setSessionQualifier(const QString& qualifier) {
+    m_sessionQualifier = qualifier;
+    showSessionTitle();
+}
+
 void MainWindow::connectSession() {
-    setWindowTitle(m_session ? tr("WatchScope — %1").arg(m_session->description())
-                             : tr("WatchScope"));
-    m_sessionLabel->setText(m_session ? tr("  Session: %1").arg(m_session->description())
-                                      : tr("  No session"));
+    showSessionTitle();
     if (!m_session)
         return;
     for (const QString& r : m_session->resources()) {
@@ -225,6 +235,7 @@ void MainWindow::setSession(Session* session) {
         disconnect(m_session, nullptr, this, nullptr);
     ++m_sessionGeneration;
     m_session = session;
+    m_sessionQualifier.clear();
     const QString resource = currentResource();
     clearSessionState();
     connectSession();
@@ -394,6 +405,15 @@ void MainWindow::buildActions() {
         tr("Replay a .wscap capture: play, pause, speed and seek (Ctrl+O)"));
     m_openCaptureAction->setEnabled(false); // until there is a session to switch
 
+    m_whatIfAction = new QAction(style()->standardIcon(QStyle::SP_FileDialogContentsView),
+                                 tr("What &If…"), this);
+    m_whatIfAction->setObjectName(QStringLiteral("whatIfAction"));
+    m_whatIfAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W));
+    m_whatIfAction->setToolTip(
+        tr("Replay this capture under other Kubernetes versions and compare the anomalies of "
+           "both runs (Ctrl+Shift+W)"));
+    m_whatIfAction->setEnabled(false); // while a capture is replayed
+
     // A red dot, as recorders have.
     QPixmap dot(32, 32);
     dot.fill(Qt::transparent);
@@ -417,6 +437,7 @@ void MainWindow::buildActions() {
     file->addAction(m_openCaptureAction);
     m_recentCapturesMenu = file->addMenu(tr("Recent Captures"));
     m_recentCapturesMenu->setObjectName(QStringLiteral("recentCapturesMenu"));
+    file->addAction(m_whatIfAction);
     file->addAction(m_recordAction);
     file->addSeparator();
     file->addAction(m_openScenarioAction);
@@ -497,6 +518,8 @@ void MainWindow::buildToolBar() {
 
     addToolBarBreak();
     m_replayBar = new ReplayBar(this);
+    m_replayBar->addSeparator();
+    m_replayBar->addAction(m_whatIfAction);
     addToolBar(m_replayBar);
     m_replayBar->setVisible(false);
 }

@@ -72,6 +72,9 @@ public:
     // opens (enabled by it).
     QAction* openCaptureAction() const { return m_openCaptureAction; }
     QMenu* recentCapturesMenu() const { return m_recentCapturesMenu; }
+    // File → What If… (Ctrl+Shift+W, also on the replay bar): the capture being replayed under
+    // other versions, compared (WhatIfController enables it while a capture is replayed).
+    QAction* whatIfAction() const { return m_whatIfAction; }
     // Record (checkable, tool bar and File menu): SessionRecording does it.
     QAction* recordAction() const { return m_recordAction; }
     // The replay controls, shown while a capture plays (ReplayController drives them).
@@ -111,6 +114,11 @@ public slots:
     // What the session is about (a scenario's explanation): tooltip of the session label and
     // the Scenario tab (removed when the note is empty).
     void setSessionNote(const QString& note);
+    // What the session description leaves out ("what if kube-apiserver 1.24" for a capture
+    // replayed under other versions): added to the window title and the session label until
+    // the next setSession().
+    void setSessionQualifier(const QString& qualifier);
+    QString sessionQualifier() const { return m_sessionQualifier; }
     // Observes `session` from now on, forgetting everything shown of the previous one (rows,
     // series, markers, selection, counts, state, the Scenario tab). Updates the previous
     // session had already queued are dropped when they arrive.
@@ -140,6 +148,7 @@ private:
     QTableView* makeTable(QAbstractItemModel* model);
     void buildStatusBar();
     void connectSession();
+    void showSessionTitle();
     void clearSessionState();
     void showErrorBox(const QString& title, const QString& message);
     void chooseScenarioFile();
@@ -180,6 +189,7 @@ private:
     QAction* m_connectClusterAction = nullptr;
     QAction* m_openCaptureAction = nullptr;
     QMenu* m_recentCapturesMenu = nullptr;
+    QAction* m_whatIfAction = nullptr;
     QAction* m_recordAction = nullptr;
     QMenu* m_exportMenu = nullptr;
     ReplayBar* m_replayBar = nullptr;
@@ -193,6 +203,7 @@ private:
     QComboBox* m_severityBox = nullptr;
     QLabel* m_shownLabel = nullptr;
     QLabel* m_sessionLabel = nullptr;
+    QString m_sessionQualifier;
     QAction* m_pauseAction = nullptr;
     QAction* m_followAction = nullptr;
 
