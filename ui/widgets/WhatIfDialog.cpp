@@ -5,7 +5,9 @@
 #include "models/AnomalyFilterProxy.h"
 #include "models/AnomalyListModel.h"
 #include "models/WhatIfKindModel.h"
+#include "scenario/ScenarioLoader.h"
 #include "session/WhatIfRun.h"
+#include "sources/capture/CaptureReplay.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -124,6 +126,32 @@ WhatIfDialog::WhatIfDialog(const SourceSpec& capture, QWidget* parent)
                                      : tr("as recorded"));
     m_clientGo->setToolTip(tr("client-go of every client; empty: as recorded"));
 
+    // The etcd side: #17529 (a compacted watcher skipped silently) is fixed in 3.4.31 / 3.5.13.
+    m_etcd = editableChooser(QStringLiteral("whatIfEtcdVersion"),
+                             {QStringLiteral("3.4.23"), QStringLiteral("3.4.31"),
+                              QStringLiteral("3.5.12"), QStringLiteral("3.5.13")},
+                             tr("as recorded"));
+    m_etcd->setToolTip(tr("etcd version (3.4.31 and 3.5.13 fix the silent skip of a compacted "
+                          "watcher, etcd #17529); empty: as recorded"));
+    // An etcd capture has no apiservers or clients of its own: by default one apiserver and one
+    // informer per resource, or the cluster of a built-in scenario.
+    QString unreadable; // the replay already read it; a failure here only hides the row
+    const auto head = CaptureReplay::header(m_capture.capture, &unreadable);
+    const bool etcdCapture = head && head->sourceKind == QLatin1String("etcd");
+    if (etcdCapture) {
+        m_cluster = new QComboBox;
+        m_cluster->setObjectName(QStringLiteral("whatIfCluster"));
+        m_cluster->addItem(tr("one apiserver, one informer per resource"), QString());
+        for (const QString& name : ScenarioLoader::builtinNames())
+            m_cluster->addItem(tr("the cluster of %1").arg(name), name);
+        m_cluster->setToolTip(tr("Who receives the recorded writes: the apiservers, clients and "
+                                 "faults of a built-in scenario (its own writes are replaced by "
+                                 "the recording)"));
+        connect(m_cluster, &QComboBox::currentIndexChanged, this, &WhatIfDialog::updateButtons);
+        m_cluster->setCurrentIndex(std::max(0, m_cluster->findData(m_capture.whatIf.cluster)));
+    }
+    connect(m_etcd, &QComboBox::editTextChanged, this, &WhatIfDialog::updateButtons);
+
     auto* gateRow = new QHBoxLayout;
     gateRow->setContentsMargins(0, 0, 0, 0);
     for (const char* gate : kGates) {
@@ -152,6 +180,7 @@ WhatIfDialog::WhatIfDialog(const SourceSpec& capture, QWidget* parent)
     const ScenarioOverrides& current = m_capture.whatIf;
     m_server->setEditText(current.serverVersion);
     m_clientGo->setEditText(current.clientGo);
+    m_etcd->setEditText(current.etcdVersion);
     for (const QString& g : current.featureGates) {
         const QString name = g.section(QLatin1Char('='), 0, 0);
         const QString value = g.contains(QLatin1Char('='))
@@ -168,6 +197,9 @@ WhatIfDialog::WhatIfDialog(const SourceSpec& capture, QWidget* parent)
     form->addRow(tr("&Server version:"), m_server);
     form->addRow(tr("c&lient-go:"), m_clientGo);
     form->addRow(tr("Feature gates:"), gateRow);
+    form->addRow(tr("&etcd version:"), m_etcd);
+    if (m_cluster)
+        form->addRow(tr("Cl&uster:"), m_cluster);
 
     m_compare = new QPushButton(tr("&Compare"));
     m_compare->setObjectName(QStringLiteral("whatIfCompare"));
@@ -290,6 +322,9 @@ ScenarioOverrides WhatIfDialog::overrides() const {
     ScenarioOverrides o;
     o.serverVersion = m_server->currentText().trimmed();
     o.clientGo = m_clientGo->currentText().trimmed();
+    o.etcdVersion = m_etcd->currentText().trimmed();
+    if (m_cluster)
+        o.cluster = m_cluster->currentData().toString();
     for (QComboBox* box : m_gates) {
         const QString value = box->currentData().toString();
         if (!value.isEmpty())

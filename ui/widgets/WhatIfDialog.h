@@ -101,6 +101,8 @@ private:
 
     QComboBox* m_server = nullptr;
     QComboBox* m_clientGo = nullptr;
+    QComboBox* m_etcd = nullptr;
+    QComboBox* m_cluster = nullptr; // etcd captures only
     QList<QComboBox*> m_gates;
     QPushButton* m_compare = nullptr;
     QPushButton* m_cancel = nullptr;
