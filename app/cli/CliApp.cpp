@@ -408,10 +408,14 @@ int CliApp::runSession(const SourceSpec& spec, const SessionOutputs& outputs, co
     for (int i = 0; i < session->sourceCount(); ++i)
         if (const QString w = session->source(i)->warning(); !w.isEmpty())
             err() << QStringLiteral("watchscope-cli: warning: %1\n").arg(w) << Qt::flush;
-    QTextStream(stdout) << QStringLiteral("%1 %2 of %3: %4 events, %5 anomalies\n")
+    const auto incidents = static_cast<qint64>(session->pipeline().incidents().size());
+    QTextStream(stdout) << QStringLiteral("%1 %2 of %3: %4 events, %5 anomalies in %6 %7\n")
                                .arg(verb, formatDuration(endedAt), session->description())
                                .arg(totalEvents)
-                               .arg(anomalyCount);
+                               .arg(anomalyCount)
+                               .arg(incidents)
+                               .arg(incidents == 1 ? QStringLiteral("incident")
+                                                   : QStringLiteral("incidents"));
     if (!outputs.capturePath.isEmpty() && session->pipeline().bytesReceived() > 0) {
         const qint64 onDisk = QFileInfo(outputs.capturePath).size();
         const qint64 received = session->pipeline().bytesReceived();

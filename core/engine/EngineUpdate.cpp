@@ -1,5 +1,7 @@
 #include "EngineUpdate.h"
 
+#include <algorithm>
+
 #include <QHash>
 
 namespace ws {
@@ -13,6 +15,14 @@ void mergeUpdate(EngineUpdate& older, EngineUpdate&& newer) {
     older.caches = std::move(newer.caches);
     older.watchers = std::move(newer.watchers);
     older.anomalies += newer.anomalies;
+    for (Incident& i : newer.incidents) {
+        auto same = std::find_if(older.incidents.begin(), older.incidents.end(),
+                                 [&](const Incident& o) { return o.id == i.id; });
+        if (same != older.incidents.end())
+            *same = std::move(i);
+        else
+            older.incidents.push_back(std::move(i));
+    }
     // Samples append to the same series' delta, so a chart sees one run of points per series.
     QHash<QPair<QString, QString>, qsizetype> index;
     for (qsizetype i = 0; i < older.series.size(); ++i)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/Anomaly.h"
+#include "model/Incident.h"
 #include "model/ResourceVersion.h"
 
 #include <QMetaType>
@@ -52,7 +53,8 @@ struct EngineUpdate {
     QString sourceState; // "connecting to http://…", "" when the sources have nothing to say
     QVector<CacheSnapshot> caches;
     QVector<WatcherSnapshot> watchers;
-    AnomalyList anomalies; // raised since the previous update
+    AnomalyList anomalies;       // raised since the previous update
+    QVector<Incident> incidents; // opened or grown since the previous update, as they are now
     QVector<SeriesDelta> series;
 };
 

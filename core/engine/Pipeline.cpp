@@ -101,6 +101,8 @@ void Pipeline::onAnomaly(const Anomaly& in) {
     }
     if (!m_options.resources.showsAnomalyOf(anomaly.resource))
         return;
+    const Incident& incident = m_incidents.assign(anomaly);
+    m_changedIncidents.insert(incident.id);
     m_all.push_back(anomaly);
     m_pending.push_back(anomaly);
     m_recorder.record(anomaly);
@@ -138,6 +140,9 @@ EngineUpdate Pipeline::takeUpdate(const std::vector<Source*>& sources, bool fini
     u.eventsPerSecond = m_rate;
     u.anomalies = std::move(m_pending);
     m_pending.clear();
+    for (const std::int64_t id : m_changedIncidents)
+        u.incidents.push_back(*m_incidents.incident(id));
+    m_changedIncidents.clear();
     for (std::size_t id = 0; id < m_pendingSeries.size(); ++id) {
         QVector<QPointF>& points = m_pendingSeries[id];
         if (points.isEmpty())

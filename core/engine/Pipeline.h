@@ -5,6 +5,7 @@
 #include "SessionOutputs.h"
 #include "SessionRecorder.h"
 #include "detect/DetectorHub.h"
+#include "detect/IncidentGrouper.h"
 #include "model/Frame.h"
 #include "model/KeyTable.h"
 #include "timeline/TimelineStore.h"
@@ -12,6 +13,7 @@
 #include <QDateTime>
 #include <map>
 #include <memory>
+#include <set>
 #include <vector>
 
 namespace ws {
@@ -76,6 +78,7 @@ public:
     EngineUpdate takeUpdate(const std::vector<Source*>& sources, bool finished, TimeUs wallNow);
 
     const AnomalyList& anomalies() const { return m_all; } // every anomaly shown so far
+    const IncidentGrouper& incidents() const { return m_incidents; }
 
 private:
     void onAnomaly(const Anomaly& anomaly);
@@ -94,6 +97,8 @@ private:
     std::int64_t m_bytes = 0;
     AnomalyList m_all;
     AnomalyList m_pending;
+    IncidentGrouper m_incidents;
+    std::set<std::int64_t> m_changedIncidents;     // since the last update, in id order
     std::vector<QVector<QPointF>> m_pendingSeries; // by SeriesId
     // Ingest rate over at least half a second of wall time.
     qint64 m_rateEvents = 0;

@@ -94,6 +94,10 @@ void AnomalyJsonlWriter::appendFields(std::string& out, const Anomaly& a) {
     }
     out += ",\"message\":";
     appendJsonString(out, a.message);
+    if (a.incident > 0) {
+        out += ",\"incident\":";
+        appendInt(out, a.incident);
+    }
 }
 
 std::optional<Anomaly> AnomalyJsonlWriter::parseLine(QByteArrayView line,
@@ -169,6 +173,12 @@ std::optional<Anomaly> AnomalyJsonlWriter::parseLine(QByteArrayView line,
     } else if (!rv.isUndefined()) {
         return badKey("rv");
     }
+    const QJsonValue incident = o.value(QLatin1String("incident"));
+    if (incident.isDouble() && incident.toDouble() >= 1 &&
+        incident.toDouble() == static_cast<double>(incident.toInteger()))
+        a.incident = incident.toInteger();
+    else if (!incident.isUndefined())
+        return badKey("incident");
     return a;
 }
 

@@ -6,6 +6,7 @@
 #include <QMetaType>
 #include <QString>
 #include <QVector>
+#include <cstdint>
 
 namespace ws {
 
@@ -21,6 +22,7 @@ struct Anomaly {
     ResourceVersion rv = 0; // 0: not applicable
     QString watcher;        // empty: not applicable
     QString message;
+    std::int64_t incident = 0; // the Incident it belongs to (0: not grouped yet)
 };
 
 using AnomalyList = QVector<Anomaly>;
