@@ -47,7 +47,7 @@ LiveChartView::LiveChartView(QWidget* parent)
     c->addAxis(m_axisY, Qt::AlignLeft);
     m_axisX->setRange(0, m_spanMs / 1000.0);
     m_axisY->setRange(0, 1);
-    setRenderHint(QPainter::Antialiasing, true);
+    setRenderHint(QPainter::Antialiasing, false);
     setMinimumSize(240, 180);
 
     m_replotTimer.setSingleShot(true);
