@@ -97,6 +97,7 @@ private slots:
     void replotsAreCoalesced();
     void pauseHoldsAndResumes();
     void selectingAnomalyFocusesChart();
+    void parkedChartSkipsReplots();
     void bogusRvMarkerKeepsScale();
     void filterEditFiltersList();
     void failureAndFinish();
@@ -676,6 +677,46 @@ void TestMainWindow::selectingAnomalyFocusesChart() {
     // Clicking a chart marker selects its row.
     emit window.rvChart()->anomalyClicked(2);
     QCOMPARE(window.anomalyView()->currentIndex().row(), 2);
+}
+
+void TestMainWindow::parkedChartSkipsReplots() {
+    // Charts redraw only when what they show changed.
+    MainWindow window(nullptr);
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    SyntheticCluster cluster;
+    for (int i = 0; i < 300; ++i)
+        window.applyUpdate(cluster.next());
+    RvTimelineChart* chart = window.rvChart();
+    window.setSpan(10);
+    chart->centerOn(5000); // parked on [0 s, 10 s]; the data goes on at 30 s
+    chart->replotNow();
+    QTest::qWait(100);
+    int before = chart->replotCount();
+    for (int i = 0; i < 30; ++i)
+        window.applyUpdate(cluster.next());
+    QTest::qWait(100);
+    QCOMPARE(chart->replotCount(), before);
+    // Following, the window moves with every update.
+    window.setFollowLive(true);
+    QTest::qWait(100);
+    before = chart->replotCount();
+    window.applyUpdate(cluster.next());
+    QTest::qWait(100);
+    QCOMPARE(chart->replotCount(), before + 1);
+    // An update that changes nothing shown (no new time, no samples): no redraw.
+    EngineUpdate quiet;
+    window.applyUpdate(quiet);
+    QTest::qWait(100);
+    QCOMPARE(chart->replotCount(), before + 1);
+    // Parked where the data is still coming in: redrawn.
+    chart->centerOn(chart->liveEdgeMs());
+    chart->replotNow();
+    before = chart->replotCount();
+    window.applyUpdate(cluster.next());
+    QTest::qWait(100);
+    QCOMPARE(chart->replotCount(), before + 1);
 }
 
 void TestMainWindow::bogusRvMarkerKeepsScale() {
