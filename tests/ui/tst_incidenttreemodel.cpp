@@ -199,6 +199,12 @@ void TestIncidentTreeModel::pagesChildren() {
              QStringLiteral("#1235"));
     QCOMPARE(child.siblingAtColumn(IncidentTreeModel::WatchersColumn).data().toString(),
              QStringLiteral("informer-2"));
+    // Its kind and resource are its incident's: said once, on the incident.
+    QVERIFY(child.siblingAtColumn(IncidentTreeModel::KindColumn).data().toString().isEmpty());
+    QCOMPARE(child.siblingAtColumn(IncidentTreeModel::KindColumn)
+                 .data(IncidentTreeModel::SortRole)
+                 .toString(),
+             QStringLiteral("stale-object"));
     QCOMPARE(child.siblingAtColumn(IncidentTreeModel::LastColumn).data().toString(),
              QStringLiteral("RV 334"));
     QCOMPARE(child.data(IncidentTreeModel::AnomalyRole).value<Anomaly>().message,

@@ -235,9 +235,8 @@ QVariant IncidentTreeModel::anomalyData(const Node& node, const Child& child, in
         case SeverityColumn:
             return severityName(a.severity);
         case KindColumn:
-            return kindName(a.kind);
         case ResourceColumn:
-            return a.resource;
+            return QString(); // its incident's, by construction: said once, on the incident
         case WatchersColumn:
             return a.watcher;
         case CountColumn:
@@ -256,6 +255,10 @@ QVariant IncidentTreeModel::anomalyData(const Node& node, const Child& child, in
         switch (column) {
         case SeverityColumn:
             return int(a.severity);
+        case KindColumn:
+            return kindName(a.kind);
+        case ResourceColumn:
+            return a.resource;
         case CountColumn:
             return QVariant::fromValue<qint64>(child.serial);
         case FirstColumn:

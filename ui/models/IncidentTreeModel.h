@@ -12,7 +12,9 @@ namespace ws {
 
 // WatchScope's Expert Information (SPEC §2, "Incidents"): one row per incident (kind, resource,
 // scope, worst severity, count, the keys and watchers it touches, first and last time, what its
-// first anomaly said), and under each its anomalies, in the order they came.
+// first anomaly said), and under each its anomalies, in the order they came. An anomaly row
+// leaves its kind and resource blank (they are its incident's) and says its watcher, number in
+// the session, key, time, RV and message.
 //
 // Fed with what each EngineUpdate carries: incidents are upserted by id (an update carries the
 // ones that opened or grew, whole), anomalies go under the incident their `incident` id names.

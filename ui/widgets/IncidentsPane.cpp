@@ -10,6 +10,7 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QScrollBar>
+#include <QStyledItemDelegate>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -19,6 +20,19 @@ namespace {
 
 // Rows of an incident's anomalies from its last fetched one at which the next page is fetched.
 constexpr int kFetchAhead = 50;
+
+// Keys and watcher ids differ at their end ("/registry/pods/ns-0/pod-3", "informer/kube-
+// scheduler"): elided in the middle, a narrow column still tells them apart.
+class ElideMiddleDelegate : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+protected:
+    void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override {
+        QStyledItemDelegate::initStyleOption(option, index);
+        option->textElideMode = Qt::ElideMiddle;
+    }
+};
 
 } // namespace
 
@@ -40,7 +54,12 @@ IncidentsPane::IncidentsPane(QWidget* parent)
     header->setHighlightSections(false);
     header->setSectionsMovable(false);
     addColumnChooser(header);
-    setColumnWidths(header, {112, 128, 90, 170, 92, 86, 66, 66});
+    // Fits "initial-events-stalled", "1,000,000", "/registry/pods/ns-0/pod-3" and a session time,
+    // and most watcher ids; the first message takes the rest.
+    setColumnWidths(header, {96, 132, 70, 152, 70, 152, 62, 70});
+    auto* elideMiddle = new ElideMiddleDelegate(m_view);
+    m_view->setItemDelegateForColumn(IncidentTreeModel::WatchersColumn, elideMiddle);
+    m_view->setItemDelegateForColumn(IncidentTreeModel::KeysColumn, elideMiddle);
     m_view->setToolTip(tr("Incidents, worst first. Expand one (Enter, → or its arrow) to see its "
                           "anomalies; selecting one shows it in the details and on the chart."));
     m_view->installEventFilter(this);

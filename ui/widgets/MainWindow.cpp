@@ -104,6 +104,13 @@ void MainWindow::buildPanes() {
                                      "the one the charts show"));
     connect(m_allResourcesBox, &QCheckBox::toggled, this, [this] { applyResourceFilter(); });
     m_tabs->setCornerWidget(m_allResourcesBox, Qt::TopRightCorner);
+    // It filters the watcher and cache tables: shown with them only.
+    const auto showCorner = [this] {
+        const QWidget* tab = m_tabs->currentWidget();
+        m_allResourcesBox->setVisible(tab == m_watcherPane || tab == m_cachePane);
+    };
+    connect(m_tabs, &QTabWidget::currentChanged, this, showCorner);
+    showCorner();
 
     auto* lists = new QSplitter(Qt::Horizontal);
     lists->addWidget(m_tabs);
