@@ -121,8 +121,9 @@ void AnomalyDetailPane::clear() {
     m_heading->setText(tr("No anomaly selected"));
     m_lines.clear();
     m_fields->setHtml(QStringLiteral("<p style='color:#666666'>%1</p>")
-                          .arg(tr("Select a row in the anomaly list, or click a red marker on "
-                                  "the resource-version chart, to see every field here.")
+                          .arg(tr("Select an incident or one of its anomalies, a row in the "
+                                  "anomaly list, or a red marker on the resource-version chart, "
+                                  "to see every field here.")
                                    .toHtmlEscaped()));
 }
 
