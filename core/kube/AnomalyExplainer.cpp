@@ -545,8 +545,9 @@ void tooOldRv(const Anomaly& a, const Facts& f, Writer& t) {
                                 "forward about once a minute, when it advances.");
         break;
     case Tri::Unknown:
-        t.why << QStringLiteral("Bookmarks carry a quiet watcher's RV forward: about every minute "
-                                "from 1.19, only once, 2 s before the timeout, before.");
+        t.why << QStringLiteral("Bookmarks carry a quiet watcher's RV forward: from 1.19 about "
+                                "every minute; before 1.19 only once, 2 s before the watch's "
+                                "timeout.");
         break;
     }
     // The reason.
