@@ -174,6 +174,11 @@ void TestGuiIncidents::staleObjectIsOneIncident() {
     QVERIFY2(w.detailPane()->heading().startsWith(QStringLiteral("Anomaly #%1:").arg(serial + 1)),
              qPrintable(w.detailPane()->heading()));
     QVERIFY(w.detailPane()->text().contains(a.key));
+    // The window hands the session's versions to the explanation: the scenario's 1.27.0 and
+    // etcd 3.4.23 are named, and the fix (etcd 3.4.31).
+    QVERIFY2(w.detailPane()->text().contains(QStringLiteral("1.27.0")) &&
+                 w.detailPane()->text().contains(QStringLiteral("3.4.31")),
+             qPrintable(w.detailPane()->text()));
     QCOMPARE(w.anomalyModel()->anomaly(w.anomalyModel()->rowOfSerial(serial)).key, a.key);
     // The RV chart moved to it: its resource, parked with the anomaly's time in the middle.
     QCOMPARE(w.currentResource(), a.resource);

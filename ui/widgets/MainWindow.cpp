@@ -673,6 +673,7 @@ void MainWindow::applyUpdate(const EngineUpdate& update) {
     // Series always go in (bounded); the frozen charts simply do not redraw them yet.
     m_chartData.apply(update.series);
     m_focus->note(update);
+    detailPane()->setVersions(update.versions); // explanations for the session's versions
     if (m_hold->paused()) {
         m_hold->hold(update, anomalyModel()->maxRows(), anomalyModel()->dropBatch());
         m_status->setHeld(m_hold->anomaliesHeld());
