@@ -20,10 +20,24 @@ struct CacheSnapshot {
     QString apiserver;           // "apiserver-0"; empty for a source without an apiserver
     ResourceVersion headRv = 0;  // etcd head (source of truth)
     ResourceVersion cacheRv = 0; // watch-cache RV
+    // Events in the ring buffer; kUnknown when the source cannot see it (a cluster source reads
+    // the apiserver's /metrics, which give the capacity but not how much of it is in use).
     qint64 bufferUsed = 0;
     qint64 bufferCapacity = 0;
     ResourceVersion bufferOldestRv = 0;
     qint64 objects = 0;
+
+    static constexpr qint64 kUnknown = -1;
+    bool bufferUsedKnown() const { return bufferUsed >= 0; }
+};
+
+// What a source knows of one resource as a whole, whatever its caches and watchers.
+struct ResourceSnapshot {
+    QString resource;
+    // Events of the resource so far, a counter that only grows within a session (a rate is
+    // taken from two updates): writes to etcd (simulator), events received from etcd (etcd
+    // source), events received by the resource's busiest informer (cluster source).
+    qint64 events = 0;
 };
 
 struct WatcherSnapshot {
@@ -54,7 +68,8 @@ struct EngineUpdate {
     QString sourceState; // "connecting to http://…", "" when the sources have nothing to say
     QVector<CacheSnapshot> caches;
     QVector<WatcherSnapshot> watchers;
-    AnomalyList anomalies;       // raised since the previous update
+    QVector<ResourceSnapshot> resources; // every resource the sources know of now
+    AnomalyList anomalies;               // raised since the previous update
     QVector<Incident> incidents; // opened or grown since the previous update, as they are now
     QVector<SeriesDelta> series;
     // The versions the sources know now (a snapshot: the newer update's win); what the anomaly

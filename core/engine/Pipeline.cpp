@@ -125,6 +125,11 @@ EngineUpdate Pipeline::takeUpdate(const std::vector<Source*>& sources, bool fini
         for (WatcherSnapshot& w : watchers)
             if (m_options.resources.shows(w.resource))
                 u.watchers.push_back(std::move(w));
+        QVector<ResourceSnapshot> resources;
+        s->resourceSnapshot(resources);
+        for (ResourceSnapshot& r : resources)
+            if (m_options.resources.shows(r.resource))
+                u.resources.push_back(std::move(r));
         const QString state = s->state();
         if (!state.isEmpty())
             states << state;

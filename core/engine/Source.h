@@ -68,6 +68,8 @@ public:
     // The caches and watchers as they are now (the pipeline filters them by resource).
     virtual void snapshot(QVector<CacheSnapshot>& caches,
                           QVector<WatcherSnapshot>& watchers) const = 0;
+    // Per resource, as it is now: its event counter (the pipeline filters them by resource).
+    virtual void resourceSnapshot(QVector<ResourceSnapshot>& resources) const { (void)resources; }
     // The versions behind what it receives, as far as it knows them now (a live source learns
     // them as it goes: etcd's from Status, an apiserver's from discovery). On the session thread,
     // like snapshot(); what transport threads learn is guarded by the source.

@@ -13,6 +13,8 @@ QString rowKey(const QString& resource, const QString& apiserver) {
 }
 
 double fill(const CacheSnapshot& c) {
+    if (!c.bufferUsedKnown())
+        return -1; // sorts below every known fill
     return c.bufferCapacity > 0 ? double(c.bufferUsed) / double(c.bufferCapacity) : 0.0;
 }
 
@@ -71,6 +73,9 @@ QVariant CacheTableModel::data(const QModelIndex& index, int role) const {
         case CacheLagColumn:
             return formatCount(c.headRv - c.cacheRv);
         case BufferColumn:
+            // A cluster's apiserver tells its capacity, not how full it is: not 0, unknown.
+            if (!c.bufferUsedKnown())
+                return tr("unknown / %1").arg(formatCount(c.bufferCapacity));
             return QStringLiteral("%1 / %2 (%3%)")
                 .arg(formatCount(c.bufferUsed), formatCount(c.bufferCapacity))
                 .arg(qRound(fill(c) * 100));
@@ -85,6 +90,11 @@ QVariant CacheTableModel::data(const QModelIndex& index, int role) const {
     case Qt::TextAlignmentRole:
         return column >= HeadRvColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
                                       : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+    case Qt::ToolTipRole:
+        if (column == BufferColumn && !c.bufferUsedKnown())
+            return tr("The apiserver's metrics give the ring buffer's capacity but not how much "
+                      "of it is in use");
+        return {};
     case Qt::ForegroundRole:
         // A full ring buffer is what makes watchers fall out with 410 Gone: show it.
         if (column == BufferColumn && fill(c) >= 0.95)

@@ -94,8 +94,13 @@ QString tableCsv(const QAbstractItemModel* model, const QHeaderView* header) {
             continue;
         columns << c;
     }
+    bool tree = false;
+    for (int r = 0; r < model->rowCount() && !tree; ++r)
+        tree = model->hasChildren(model->index(r, 0));
     QString out;
-    const auto line = [&](const auto& cell) {
+    const auto line = [&](const QString& parent, const auto& cell) {
+        if (tree)
+            out += csvField(parent) + QLatin1Char(',');
         for (qsizetype i = 0; i < columns.size(); ++i) {
             if (i > 0)
                 out += QLatin1Char(',');
@@ -103,10 +108,22 @@ QString tableCsv(const QAbstractItemModel* model, const QHeaderView* header) {
         }
         out += QStringLiteral("\r\n");
     };
-    line([&](int c) { return model->headerData(c, Qt::Horizontal).toString(); });
-    const int rows = model->rowCount();
-    for (int r = 0; r < rows; ++r)
-        line([&](int c) { return model->index(r, c).data(Qt::DisplayRole).toString(); });
+    line(QStringLiteral("Parent"),
+         [&](int c) { return model->headerData(c, Qt::Horizontal).toString(); });
+    const int firstColumn = columns.isEmpty() ? 0 : columns.front();
+    const auto rowsOf = [&](const auto& self, const QModelIndex& parent) -> void {
+        const QString parentText =
+            parent.isValid() ? parent.siblingAtColumn(firstColumn).data().toString() : QString();
+        const int rows = model->rowCount(parent);
+        for (int r = 0; r < rows; ++r) {
+            line(parentText, [&](int c) {
+                return model->index(r, c, parent).data(Qt::DisplayRole).toString();
+            });
+            if (tree)
+                self(self, model->index(r, 0, parent));
+        }
+    };
+    rowsOf(rowsOf, QModelIndex());
     return out;
 }
 

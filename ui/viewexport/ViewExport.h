@@ -19,6 +19,9 @@ bool savePng(QWidget* widget, const QString& path, QString* error);
 bool saveSvg(QWidget* widget, const QString& path, const QString& title, QString* error);
 
 // `header` may be null (every column); hidden sections are left out, in the view's visual order.
+// A tree (a model whose top-level rows have children) is written depth first, each row after
+// its parent, with a first column "Parent" naming the parent row (its first visible cell; empty
+// for a top-level row): a group's aggregate row, then its resources, each saying its group.
 QString tableCsv(const QAbstractItemModel* model, const QHeaderView* header = nullptr);
 bool saveCsv(const QAbstractItemModel* model, const QHeaderView* header, const QString& path,
              QString* error);

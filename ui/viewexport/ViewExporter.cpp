@@ -12,6 +12,7 @@
 #include <QMenu>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QTreeView>
 
 namespace ws {
 
@@ -36,7 +37,8 @@ ViewExporter::ViewExporter(MainWindow* window) : QObject(window), m_window(windo
         const char* name;
     } tables[] = {{Table::Anomalies, tr("&Anomalies as CSV…"), "exportAnomaliesCsv"},
                   {Table::Watchers, tr("&Watchers as CSV…"), "exportWatchersCsv"},
-                  {Table::Caches, tr("Watch &caches as CSV…"), "exportCachesCsv"}};
+                  {Table::Caches, tr("Watch &caches as CSV…"), "exportCachesCsv"},
+                  {Table::Resources, tr("&Resources as CSV…"), "exportResourcesCsv"}};
     for (const auto& t : tables) {
         QAction* a = menu->addAction(t.label);
         a->setObjectName(QString::fromLatin1(t.name));
@@ -85,6 +87,15 @@ bool ViewExporter::exportChartSvg(const QString& path) {
 }
 
 bool ViewExporter::exportTableCsv(Table table, const QString& path) {
+    if (table == Table::Resources) {
+        const QTreeView* tree = m_window->resourceView();
+        QString error;
+        const bool ok = ViewExport::saveCsv(tree->model(), tree->header(), path, &error);
+        int rows = 0;
+        for (int g = 0; g < tree->model()->rowCount(); ++g)
+            rows += 1 + tree->model()->rowCount(tree->model()->index(g, 0));
+        return report(ok, tr("the resources (%1 rows)").arg(rows), path, error);
+    }
     const QTableView* view = table == Table::Anomalies  ? m_window->anomalyView()
                              : table == Table::Watchers ? m_window->watcherView()
                                                         : m_window->cacheView();

@@ -10,13 +10,13 @@ namespace ws {
 class MainWindow;
 
 // File → Export of the window: the RV timeline chart as PNG or SVG, and the anomaly, watcher
-// and watch-cache tables as CSV with what their filters show (ViewExport). Each action asks for
-// a file (a window-modal dialog that does not block the session) and says in one line in the
-// status bar what was written or why not.
+// and watch-cache tables and the resource tree (groups, then their resources) as CSV with what
+// their filters show (ViewExport). Each action asks for a file (a window-modal dialog that does not
+// block the session) and says in one line in the status bar what was written or why not.
 class ViewExporter : public QObject {
     Q_OBJECT
 public:
-    enum class Table { Anomalies, Watchers, Caches };
+    enum class Table { Anomalies, Watchers, Caches, Resources };
 
     explicit ViewExporter(MainWindow* window);
 

@@ -25,16 +25,48 @@ void ResourceFocus::note(const EngineUpdate& update) {
         note(s.resource);
 }
 
+QStringList ResourceFocus::selection() const {
+    if (!m_selection.isEmpty())
+        return m_selection;
+    return m_current.isEmpty() ? QStringList() : QStringList{m_current};
+}
+
 void ResourceFocus::choose(const QString& resource) {
     m_picked = true;
     show(resource);
 }
 
-void ResourceFocus::show(const QString& resource) {
-    if (resource == m_current || !m_resources.contains(resource))
+void ResourceFocus::choose(const QStringList& resources) {
+    QStringList known;
+    for (const QString& r : resources)
+        if (m_resources.contains(r) && !known.contains(r))
+            known << r;
+    if (known.isEmpty())
         return;
-    m_current = resource;
-    emit currentChanged(resource);
+    m_picked = true;
+    const QStringList before = selection();
+    m_selection = known.size() > 1 ? known : QStringList();
+    if (known.front() != m_current) {
+        m_current = known.front();
+        emit currentChanged(m_current);
+    }
+    if (selection() != before)
+        emit selectionChanged(selection());
+}
+
+void ResourceFocus::show(const QString& resource) {
+    if (!m_resources.contains(resource))
+        return;
+    // One resource shown by itself (an anomaly's, the chooser's): the selection is that one.
+    const bool several = !m_selection.isEmpty();
+    m_selection.clear();
+    const bool moved = resource != m_current;
+    if (moved) {
+        m_current = resource;
+        emit currentChanged(resource);
+    }
+    if (moved || several)
+        emit selectionChanged(selection());
 }
 
 QString ResourceFocus::followFirstAnomaly(const AnomalyList& anomalies) {
@@ -73,6 +105,7 @@ void ResourceFocus::restart(const QStringList& resources) {
 void ResourceFocus::clear() {
     m_resources.clear();
     m_current.clear();
+    m_selection.clear();
     m_picked = false;
     m_followed = false;
     emit cleared();

@@ -14,6 +14,9 @@ namespace ws {
 // scenario's trouble is often on a quiet resource that is not the first one listed. A pick
 // (the resource chooser, setCurrentResource) ends that for the session; showing a selected
 // anomaly's resource is not a pick. No widgets: the window mirrors it in its chooser.
+//
+// A reader may select several resources at once (a group of the resource tree): the charts show
+// the first of them (current()), the watcher and cache tables all of them (selection()).
 class ResourceFocus : public QObject {
     Q_OBJECT
 public:
@@ -22,6 +25,8 @@ public:
     QStringList resources() const { return m_resources; }
     bool contains(const QString& resource) const { return m_resources.contains(resource); }
     QString current() const { return m_current; }
+    // The resources selected: current() first; just current() unless several were chosen.
+    QStringList selection() const;
     bool picked() const { return m_picked; }
     bool followedFirstAnomaly() const { return m_followed; }
 
@@ -33,6 +38,9 @@ public:
 
     // Shows `resource` if known, as the reader's choice: nothing moves the view by itself after.
     void choose(const QString& resource);
+    // Several at once, as the reader's choice: the known ones, the first shown in the charts.
+    // Nothing happens when none of them is known.
+    void choose(const QStringList& resources);
     // Shows `resource` if known, without counting as a choice.
     void show(const QString& resource);
     // A reader picked through the chooser (which already shows it).
@@ -50,11 +58,14 @@ public:
 signals:
     void resourceAdded(const QString& resource);
     void currentChanged(const QString& resource);
+    // After currentChanged when both change; alone when only the other selected resources do.
+    void selectionChanged(const QStringList& resources);
     void cleared();
 
 private:
     QStringList m_resources;
     QString m_current;
+    QStringList m_selection; // when several are selected (current first); empty otherwise
     bool m_picked = false;
     bool m_followed = false;
 };

@@ -1,130 +1,295 @@
 #include "BufferOccupancyChart.h"
 
 #include "LiveChartView.h"
-#include "models/CellFormat.h"
+#include "TableSetup.h"
+#include "charts/ChartData.h"
+#include "models/RingBufferModel.h"
 
 #include <QAreaSeries>
 #include <QChart>
-#include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QPen>
-#include <QProgressBar>
+#include <QScatterSeries>
+#include <QTableView>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
 namespace ws {
 
+namespace {
+
+const QString kUsed = QStringLiteral("buffer_used");
+const QString kCapacity = QStringLiteral("buffer_capacity");
+
+QColor apiserverColor(int index) {
+    static const QColor palette[] = {QColor(0x2c, 0xa0, 0x2c), QColor(0x1f, 0x77, 0xb4),
+                                     QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
+                                     QColor(0xe3, 0x77, 0xc2), QColor(0x17, 0xbe, 0xcf)};
+    return palette[std::size_t(std::max(index, 0)) % std::size(palette)];
+}
+
+// "buffer_used:apiserver-1" -> 1; the unsuffixed series are the first apiserver's.
+int apiserverIndex(const QString& name) {
+    const qsizetype colon = name.indexOf(QLatin1Char(':'));
+    if (colon < 0)
+        return 0;
+    const QString suffix = name.mid(colon + 1);
+    const qsizetype dash = suffix.lastIndexOf(QLatin1Char('-'));
+    bool ok = false;
+    const int n = suffix.mid(dash + 1).toInt(&ok);
+    return ok ? n : 0;
+}
+
+QString apiserverName(const QString& name) {
+    const qsizetype colon = name.indexOf(QLatin1Char(':'));
+    return colon < 0 ? QStringLiteral("apiserver-0") : name.mid(colon + 1);
+}
+
+QLineSeries* makeLine(const QColor& color, qreal width, Qt::PenStyle style) {
+    auto* s = new QLineSeries;
+    QPen pen(color, width, style);
+    pen.setCosmetic(true);
+    s->setPen(pen);
+    return s;
+}
+
+// The time chart of BufferOccupancyChart: binds every apiserver's used and capacity series of
+// the shown resource as they appear, and draws the ring model's marks in the visible window.
+class BufferChartView : public LiveChartView {
+public:
+    explicit BufferChartView(const RingBufferModel* model, QWidget* parent = nullptr)
+        : LiveChartView(parent), m_model(model), m_evictions(new QScatterSeries),
+          m_resizes(new QScatterSeries) {
+        chart()->setTitle(tr("Watch-cache buffer"));
+        axisY()->setTitleText(tr("events in buffer"));
+        setYIncludesZero(true);
+
+        auto* used = makeLine(apiserverColor(0), 2.0, Qt::SolidLine);
+        used->setName(tr("used"));
+        // A filled area under the first apiserver's `used` reads as occupancy at a glance; the
+        // area follows the line's replace() by itself.
+        auto* fillArea = new QAreaSeries(used);
+        fillArea->setName(tr("used"));
+        fillArea->setPen(Qt::NoPen);
+        QColor fillColor = apiserverColor(0);
+        fillColor.setAlpha(0x40);
+        fillArea->setBrush(fillColor);
+        chart()->addSeries(fillArea);
+        fillArea->attachAxis(axisX());
+        fillArea->attachAxis(axisY());
+        const auto areaMarkers = chart()->legend()->markers(fillArea);
+        for (QLegendMarker* m : areaMarkers)
+            m->setVisible(false);
+        bindSeries(kUsed, used);
+        auto* capacity = makeLine(QColor(0x70, 0x70, 0x70), 1.5, Qt::DashLine);
+        capacity->setName(tr("capacity"));
+        bindSeries(kCapacity, capacity);
+
+        m_evictions->setName(tr("eviction"));
+        m_evictions->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+        m_evictions->setMarkerSize(9);
+        m_evictions->setColor(QColor(0xd6, 0x27, 0x28));
+        m_evictions->setBorderColor(Qt::white);
+        m_resizes->setName(tr("resize"));
+        m_resizes->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
+        m_resizes->setMarkerSize(11);
+        m_resizes->setColor(QColor(0x30, 0x30, 0x30));
+        m_resizes->setBorderColor(Qt::white);
+        for (QScatterSeries* s : {m_evictions, m_resizes}) {
+            chart()->addSeries(s);
+            s->attachAxis(axisX());
+            s->attachAxis(axisY());
+        }
+    }
+
+    int evictionsDrawn() const { return int(m_evictions->count()); }
+    int resizesDrawn() const { return int(m_resizes->count()); }
+
+protected:
+    void prepareReplot() override {
+        QStringList wanted{kUsed, kCapacity};
+        int apiservers = 1;
+        if (m_data) {
+            const QStringList names = m_data->seriesNames(m_resource);
+            for (const QString& name : names) {
+                if (!name.startsWith(kUsed + QLatin1Char(':')) &&
+                    !name.startsWith(kCapacity + QLatin1Char(':')))
+                    continue;
+                wanted << name;
+                apiservers = std::max(apiservers, apiserverIndex(name) + 1);
+            }
+        }
+        bool changed = false;
+        const QStringList bound = boundNames();
+        for (const QString& name : bound) {
+            if (!wanted.contains(name)) {
+                unbindSeries(name);
+                changed = true;
+            }
+        }
+        for (const QString& name : std::as_const(wanted)) {
+            if (isBound(name))
+                continue;
+            const bool used = name.startsWith(kUsed);
+            const QColor color = apiserverColor(apiserverIndex(name));
+            bindSeries(name,
+                       makeLine(color, used ? 2.0 : 1.5, used ? Qt::SolidLine : Qt::DashLine));
+            changed = true;
+        }
+        // One apiserver: "used" and "capacity"; several: each line names its apiserver, and the
+        // first one's capacity takes its colour too.
+        const bool several = apiservers > 1;
+        for (const QString& name : boundNames()) {
+            QXYSeries* s = boundSeries(name);
+            const bool used = name.startsWith(kUsed);
+            const QString label =
+                several ? tr("%1 %2").arg(apiserverName(name), used ? tr("used") : tr("capacity"))
+                        : (used ? tr("used") : tr("capacity"));
+            if (s->name() != label)
+                s->setName(label);
+            if (name == kCapacity) {
+                const QColor color = several ? apiserverColor(0) : QColor(0x70, 0x70, 0x70);
+                if (s->pen().color() != color) {
+                    QPen pen = s->pen();
+                    pen.setColor(color);
+                    s->setPen(pen);
+                }
+            }
+        }
+        if (changed) {
+            // The marks on top of the lines.
+            for (QScatterSeries* s : {m_evictions, m_resizes}) {
+                chart()->removeSeries(s);
+                chart()->addSeries(s);
+                s->attachAxis(axisX());
+                s->attachAxis(axisY());
+            }
+        }
+    }
+
+    void finishReplot(double fromMs, double toMs) override {
+        QList<QPointF> evictions;
+        QList<QPointF> resizes;
+        if (m_model->resource() == m_resource) {
+            for (int row = 0; row < m_model->rowCount(); ++row) {
+                const RingBufferModel::Ring* ring = m_model->ringAt(row);
+                for (const RingBufferModel::Mark& m : ring->marks) {
+                    const double ms = double(m.time) / double(kUsPerMs);
+                    if (ms < fromMs || ms > toMs)
+                        continue;
+                    const QPointF p(ms / 1000.0, double(m.value));
+                    (m.kind == RingBufferModel::Mark::Eviction ? evictions : resizes).append(p);
+                    includeY(p.y());
+                }
+            }
+        }
+        replaceIfChanged(m_evictions, evictions);
+        replaceIfChanged(m_resizes, resizes);
+    }
+
+private:
+    const RingBufferModel* m_model;
+    QScatterSeries* m_evictions;
+    QScatterSeries* m_resizes;
+};
+
+} // namespace
+
 BufferOccupancyChart::BufferOccupancyChart(QWidget* parent)
-    : QWidget(parent), m_view(new LiveChartView(this)), m_caption(new QLabel(this)),
-      m_gauge(new QProgressBar(this)) {
-    m_view->chart()->setTitle(tr("Watch-cache buffer"));
-    m_view->axisY()->setTitleText(tr("events in buffer"));
-    m_view->setYIncludesZero(true);
-
-    auto* used = new QLineSeries;
-    used->setName(tr("used"));
-    QPen usedPen(QColor(0x2c, 0xa0, 0x2c), 2.0);
-    usedPen.setCosmetic(true);
-    used->setPen(usedPen);
-    auto* capacity = new QLineSeries;
-    capacity->setName(tr("capacity"));
-    QPen capPen(QColor(0x70, 0x70, 0x70), 1.5, Qt::DashLine);
-    capPen.setCosmetic(true);
-    capacity->setPen(capPen);
-    // A filled area under `used` reads as occupancy at a glance; the area follows the line's
-    // replace() by itself, so the line stays the only thing the view updates.
-    auto* fillArea = new QAreaSeries(used);
-    fillArea->setName(tr("used"));
-    fillArea->setPen(Qt::NoPen);
-    fillArea->setBrush(QColor(0x2c, 0xa0, 0x2c, 0x40));
-    m_view->chart()->addSeries(fillArea);
-    fillArea->attachAxis(m_view->axisX());
-    fillArea->attachAxis(m_view->axisY());
-    const auto areaMarkers = m_view->chart()->legend()->markers(fillArea);
-    for (QLegendMarker* m : areaMarkers)
-        m->setVisible(false);
-    m_view->bindSeries(QStringLiteral("buffer_used"), used);
-    m_view->bindSeries(QStringLiteral("buffer_capacity"), capacity);
-
+    : QWidget(parent), m_model(new RingBufferModel(this)), m_caption(new QLabel(this)),
+      m_table(new QTableView(this)) {
+    m_view = new BufferChartView(m_model, this);
     m_caption->setText(tr("Buffer"));
-    m_gauge->setRange(0, 1);
-    m_gauge->setValue(0);
-    m_gauge->setTextVisible(true);
-    m_gauge->setFormat(tr("no data"));
-    m_gauge->setMinimumWidth(160);
 
-    auto* header = new QHBoxLayout;
-    header->setContentsMargins(6, 2, 6, 0);
-    header->addWidget(m_caption);
-    header->addWidget(m_gauge, 1);
+    setUpTableView(m_table, m_model);
+    m_table->setSortingEnabled(false);
+    m_table->setSelectionMode(QAbstractItemView::NoSelection);
+    m_table->setFocusPolicy(Qt::NoFocus);
+    m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_table->setColumnHidden(RingBufferModel::CapacityColumn, true); // in "used / capacity"
+    QHeaderView* header = m_table->horizontalHeader();
+    header->setStretchLastSection(true);
+    setColumnWidths(header, {90, 130, 70, 80, 85, 90});
+    m_table->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    fitTable();
+
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
-    layout->addLayout(header);
+    m_caption->setContentsMargins(6, 2, 6, 0);
+    layout->addWidget(m_caption);
+    layout->addWidget(m_table);
     layout->addWidget(m_view, 1);
+
+    connect(m_model, &RingBufferModel::marksChanged, m_view, &LiveChartView::scheduleReplot);
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, [this] {
+        fitTable();
+        updateCaption();
+    });
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
+        fitTable();
+        updateCaption();
+    });
+    connect(m_model, &QAbstractItemModel::dataChanged, this, &BufferOccupancyChart::updateCaption);
+}
+
+void BufferOccupancyChart::fitTable() {
+    // Every apiserver's row without a scroll bar (at least one row's room, for "no data").
+    const int rows = std::max(1, m_model->rowCount());
+    const int height = m_table->horizontalHeader()->sizeHint().height() +
+                       rows * m_table->verticalHeader()->defaultSectionSize() +
+                       2 * m_table->frameWidth();
+    if (m_table->height() != height)
+        m_table->setFixedHeight(height);
+}
+
+void BufferOccupancyChart::updateCaption() {
+    const QString resource = m_model->resource();
+    const QString text = resource.isEmpty()
+                             ? tr("Buffer")
+                             : tr("Buffer of %1: fullest %2").arg(resource, gaugeText());
+    if (m_caption->text() != text)
+        m_caption->setText(text);
 }
 
 void BufferOccupancyChart::setResource(const QString& resource) {
-    m_resource = resource;
+    m_model->setResource(resource);
     m_view->setResource(resource);
-    updateGauge();
+    updateCaption();
 }
 
-void BufferOccupancyChart::applySnapshots(const QVector<CacheSnapshot>& caches) {
+void BufferOccupancyChart::applySnapshots(const QVector<CacheSnapshot>& caches, TimeUs now) {
     if (caches.isEmpty())
         return;
-    for (const CacheSnapshot& c : caches)
-        m_latest.insert(c.resource + QLatin1Char('\x1f') + c.apiserver, c);
-    updateGauge();
+    m_model->applySnapshots(caches, now);
 }
 
 void BufferOccupancyChart::reset() {
-    m_latest.clear();
-    updateGauge();
+    m_model->clear();
+    updateCaption();
     m_view->reset();
 }
 
-void BufferOccupancyChart::updateGauge() {
-    // With several apiservers, the fullest cache is the one that will evict watchers first.
-    const CacheSnapshot* shown = nullptr;
-    double shownFill = -1;
-    for (const CacheSnapshot& c : std::as_const(m_latest)) {
-        if (c.resource != m_resource)
-            continue;
-        const double fill = c.bufferCapacity > 0 ? double(c.bufferUsed) / c.bufferCapacity : 0;
-        if (fill > shownFill) {
-            shown = &c;
-            shownFill = fill;
-        }
-    }
-    if (!shown) {
-        m_caption->setText(tr("Buffer"));
-        m_gauge->setRange(0, 1);
-        m_gauge->setValue(0);
-        m_gauge->setFormat(tr("no data"));
-        return;
-    }
-    m_caption->setText(shown->apiserver.isEmpty() ? tr("Buffer")
-                                                  : tr("Buffer (%1)").arg(shown->apiserver));
-    // QProgressBar counts in int; capacities are far below that, but clamp to be safe.
-    const int capacity = int(std::clamp<qint64>(shown->bufferCapacity, 1, INT_MAX));
-    m_gauge->setRange(0, capacity);
-    m_gauge->setValue(int(std::clamp<qint64>(shown->bufferUsed, 0, capacity)));
-    m_gauge->setFormat(QStringLiteral("%1 / %2 (%3%)")
-                           .arg(formatCount(shown->bufferUsed), formatCount(shown->bufferCapacity))
-                           .arg(qRound(std::max(shownFill, 0.0) * 100)));
-}
-
 QString BufferOccupancyChart::gaugeText() const {
-    return m_gauge->text();
+    return m_model->fullestText();
 }
 
 int BufferOccupancyChart::pointCount(const QString& seriesName) const {
     const QXYSeries* s = m_view->boundSeries(seriesName);
     return s ? int(s->count()) : -1;
+}
+
+int BufferOccupancyChart::evictionMarksDrawn() const {
+    return static_cast<const BufferChartView*>(m_view)->evictionsDrawn();
+}
+
+int BufferOccupancyChart::resizeMarksDrawn() const {
+    return static_cast<const BufferChartView*>(m_view)->resizesDrawn();
 }
 
 } // namespace ws

@@ -60,8 +60,8 @@ void ChartsPane::addAnomalies(const AnomalyList& batch, qint64 firstSerial) {
     m_rvChart->addAnomalies(batch, firstSerial);
 }
 
-void ChartsPane::applySnapshots(const QVector<CacheSnapshot>& caches) {
-    m_bufferChart->applySnapshots(caches);
+void ChartsPane::applySnapshots(const QVector<CacheSnapshot>& caches, TimeUs now) {
+    m_bufferChart->applySnapshots(caches, now);
 }
 
 void ChartsPane::focusAnomaly(const Anomaly& anomaly) {

@@ -32,7 +32,8 @@ public:
     void setLiveEdge(double ms);
     // `firstSerial`: the session-wide number of batch[0] (a marker names its anomaly by it).
     void addAnomalies(const AnomalyList& batch, qint64 firstSerial);
-    void applySnapshots(const QVector<CacheSnapshot>& caches);
+    // `now`: the session time of the snapshots (where the buffer chart marks what it sees).
+    void applySnapshots(const QVector<CacheSnapshot>& caches, TimeUs now = 0);
     // Parks both charts on the anomaly (the RV chart marks it with a line).
     void focusAnomaly(const Anomaly& anomaly);
     // Forgets the session (markers, watcher lines, time); span and follow mode stay.

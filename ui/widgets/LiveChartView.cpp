@@ -199,7 +199,8 @@ void LiveChartView::replotNow() {
                 !(m_zeroMeansAbsent && p.y() == 0))
                 includeY(p.y());
         }
-        it.value()->replace(points);
+        if (replaceIfChanged(it.value(), points))
+            ++m_seriesReplaced;
     }
     finishReplot(m_fromMs, m_toMs);
 
@@ -214,12 +215,40 @@ void LiveChartView::replotNow() {
     lo = std::floor(lo);
     hi = std::ceil(hi);
     const double xStep = niceStep((m_toMs - m_fromMs) / 1000.0, 8);
-    m_axisX->setLabelFormat(xStep < 1 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
-    m_axisX->setTickInterval(xStep);
-    m_axisX->setRange(m_fromMs / 1000.0, m_toMs / 1000.0);
-    m_axisY->setTickInterval(std::max(1.0, niceStep(hi - lo, 5)));
-    m_axisY->setRange(lo, hi);
+    // Each setter re-lays the chart out even with the value it has: only what changed is set.
+    bool axesChanged = false;
+    const QString xFormat = xStep < 1 ? QStringLiteral("%.1f") : QStringLiteral("%.0f");
+    if (m_axisX->labelFormat() != xFormat) {
+        m_axisX->setLabelFormat(xFormat);
+        axesChanged = true;
+    }
+    if (m_axisX->tickInterval() != xStep) {
+        m_axisX->setTickInterval(xStep);
+        axesChanged = true;
+    }
+    if (m_axisX->min() != m_fromMs / 1000.0 || m_axisX->max() != m_toMs / 1000.0) {
+        m_axisX->setRange(m_fromMs / 1000.0, m_toMs / 1000.0);
+        axesChanged = true;
+    }
+    const double yStep = std::max(1.0, niceStep(hi - lo, 5));
+    if (m_axisY->tickInterval() != yStep) {
+        m_axisY->setTickInterval(yStep);
+        axesChanged = true;
+    }
+    if (m_axisY->min() != lo || m_axisY->max() != hi) {
+        m_axisY->setRange(lo, hi);
+        axesChanged = true;
+    }
+    if (axesChanged)
+        ++m_axisChanges;
     axesUpdated();
+}
+
+bool LiveChartView::replaceIfChanged(QXYSeries* series, const QList<QPointF>& points) {
+    if (series->count() == points.size() && series->points() == points)
+        return false;
+    series->replace(points);
+    return true;
 }
 
 void LiveChartView::wheelEvent(QWheelEvent* event) {

@@ -2,6 +2,8 @@
 
 #include <QChartView>
 #include <QHash>
+#include <QList>
+#include <QPointF>
 #include <QString>
 #include <QTimer>
 
@@ -63,6 +65,9 @@ public:
     double visibleFromMs() const { return m_fromMs; }
     double visibleToMs() const { return m_toMs; }
     int replotCount() const { return m_replotCount; }
+    // Series replaced and axes changed by the replots so far: what they actually redrew.
+    int seriesReplaced() const { return m_seriesReplaced; }
+    int axisChanges() const { return m_axisChanges; }
     int plotColumns() const;
     int lastReplotColumns() const { return m_lastColumns; } // decimation width last used
 
@@ -83,6 +88,9 @@ protected:
     void includeY(double y);
     // The y range of what was plotted so far in this replot (false when nothing was).
     bool plottedYRange(double* lo, double* hi) const;
+    // replace() only when the points differ from the series' own: a replace re-lays the whole
+    // series out and repaints it even when nothing moved. True when it replaced.
+    static bool replaceIfChanged(QXYSeries* series, const QList<QPointF>& points);
 
     void wheelEvent(QWheelEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
@@ -109,6 +117,8 @@ private:
     bool m_yIncludesZero = false;
     bool m_zeroMeansAbsent = false;
     int m_replotCount = 0;
+    int m_seriesReplaced = 0;
+    int m_axisChanges = 0;
     int m_lastColumns = 0;
     quint64 m_drawnGeneration = 0; // ChartData's generation of the resource last drawn
 };

@@ -6,6 +6,7 @@
 #include "IncidentsPane.h"
 #include "ReplayBar.h"
 #include "ResourceTablePane.h"
+#include "ResourcesPane.h"
 #include "RvTimelineChart.h"
 #include "ScenarioPicker.h"
 #include "SessionStatusBar.h"
@@ -16,6 +17,7 @@
 #include "models/CacheTableModel.h"
 #include "models/CellFormat.h"
 #include "models/IncidentTreeModel.h"
+#include "models/ResourceTreeModel.h"
 #include "models/WatcherTableModel.h"
 #include "viewexport/ViewExporter.h"
 #include "viewstate/FollowPolicy.h"
@@ -45,6 +47,7 @@
 #include <QTableView>
 #include <QToolBar>
 #include <QToolButton>
+#include <QTreeView>
 
 namespace ws {
 
@@ -77,6 +80,7 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::buildPanes() {
     m_chartsPane = new ChartsPane(&m_chartData);
+    m_resourcesPane = new ResourcesPane;
     m_incidentsPane = new IncidentsPane;
     m_anomaliesPane = new AnomaliesPane;
     m_watcherPane = new ResourceTablePane(m_watchers, WatcherTableModel::ResourceColumn,
@@ -119,8 +123,17 @@ void MainWindow::buildPanes() {
     lists->setStretchFactor(1, 1);
     lists->setSizes({1040, 360});
 
+    // The resources beside the charts: picking one there is picking what the charts show.
+    auto* top = new QSplitter(Qt::Horizontal);
+    top->addWidget(m_resourcesPane);
+    top->addWidget(m_chartsPane);
+    top->setStretchFactor(0, 0);
+    top->setStretchFactor(1, 1);
+    top->setSizes({330, 1070});
+    top->setChildrenCollapsible(false);
+
     auto* central = new QSplitter(Qt::Vertical);
-    central->addWidget(m_chartsPane);
+    central->addWidget(top);
     central->addWidget(lists);
     central->setStretchFactor(0, 1);
     central->setStretchFactor(1, 1);
@@ -173,6 +186,14 @@ void MainWindow::connectViewState() {
         m_resourceBox->clear();
     });
     connect(m_focus, &ResourceFocus::currentChanged, this, &MainWindow::showResource);
+    connect(m_focus, &ResourceFocus::resourceAdded, m_resourcesPane,
+            [this](const QString& resource) { m_resourcesPane->addResources({resource}); });
+    connect(m_focus, &ResourceFocus::selectionChanged, this, [this](const QStringList& selection) {
+        m_resourcesPane->showSelection(selection);
+        applyResourceFilter();
+    });
+    connect(m_resourcesPane, &ResourcesPane::resourcesChosen, m_focus,
+            qOverload<const QStringList&>(&ResourceFocus::choose));
     connect(m_follow, &FollowPolicy::spanChanged, this, &MainWindow::showSpan);
     connect(m_follow, &FollowPolicy::followLiveChanged, this, [this](bool follow) {
         if (m_followAction->isChecked() != follow)
@@ -188,6 +209,12 @@ Session* MainWindow::session() const {
     return m_session;
 }
 
+ResourceTreeModel* MainWindow::resourceModel() const {
+    return m_resourcesPane->model();
+}
+QTreeView* MainWindow::resourceView() const {
+    return m_resourcesPane->view();
+}
 IncidentTreeModel* MainWindow::incidentModel() const {
     return m_incidentsPane->model();
 }
@@ -305,6 +332,7 @@ void MainWindow::clearSessionState() {
     m_hold->clear();
 
     m_incidentsPane->clear();
+    m_resourcesPane->clear();
     m_anomaliesPane->clearSelection();
     m_anomaliesPane->model()->clear();
     m_watchers->clear();
@@ -598,6 +626,7 @@ void MainWindow::showResource(const QString& resource) {
         m_resourceBox->setCurrentIndex(m_resourceBox->findText(resource));
     }
     m_chartsPane->setResource(resource);
+    m_resourcesPane->showSelection(m_focus->selection());
     applyResourceFilter();
 }
 
@@ -614,9 +643,10 @@ bool MainWindow::tablesShowAllResources() const {
 
 void MainWindow::applyResourceFilter() {
     // The watcher and cache tables show the resource the charts show, as the charts do.
-    const QString only = m_allResourcesBox->isChecked() ? QString() : currentResource();
-    m_watcherPane->setResource(only);
-    m_cachePane->setResource(only);
+    // Several resources picked in the resource tree: the tables show all of them.
+    const QStringList only = m_allResourcesBox->isChecked() ? QStringList() : m_focus->selection();
+    m_watcherPane->setResources(only);
+    m_cachePane->setResources(only);
     updateTabTitles();
 }
 
@@ -689,7 +719,8 @@ void MainWindow::applyUpdate(const EngineUpdate& update) {
 void MainWindow::fold(const EngineUpdate& update, qint64 missingAnomalies) {
     m_watchers->applySnapshots(update.watchers);
     m_caches->applySnapshots(update.caches);
-    m_chartsPane->applySnapshots(update.caches);
+    m_chartsPane->applySnapshots(update.caches, update.now);
+    m_resourcesPane->applyUpdate(update);
     const AnomalyListModel* list = anomalyModel();
     // The session-wide number of the batch's first anomaly, before the list takes it.
     const qint64 firstSerial = list->serialOf(list->rowCount()) + missingAnomalies;

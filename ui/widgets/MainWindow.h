@@ -17,6 +17,7 @@ class QMessageBox;
 class QSortFilterProxyModel;
 class QTabWidget;
 class QTableView;
+class QTreeView;
 
 namespace ws {
 
@@ -33,6 +34,8 @@ class IncidentTreeModel;
 class ReplayBar;
 class ResourceFocus;
 class ResourceTablePane;
+class ResourceTreeModel;
+class ResourcesPane;
 class RvTimelineChart;
 class ScenarioPicker;
 class Session;
@@ -43,7 +46,8 @@ class ViewExporter;
 class WatcherTableModel;
 
 // The capture → filter → detail window. It creates the panes, lays them out and wires them:
-// the charts of the shown resource on top (ChartsPane); below, tabs with the incidents first
+// the resources by API group (ResourcesPane) and the charts of the shown resource (ChartsPane)
+// on top; below, tabs with the incidents first
 // (IncidentsPane), the raw anomaly list and its display filter (AnomaliesPane), the watchers and
 // the watch caches (ResourceTablePane) and the scenario's explanation; the selected anomaly's
 // fields beside them (AnomalyDetailPane). What the view shows and when it changes by itself
@@ -67,6 +71,10 @@ public:
     IncidentsPane* incidentsPane() const { return m_incidentsPane; }
     AnomaliesPane* anomaliesPane() const { return m_anomaliesPane; }
     ChartsPane* chartsPane() const { return m_chartsPane; }
+    // The resources by API group beside the charts: selecting there picks what they show.
+    ResourcesPane* resourcesPane() const { return m_resourcesPane; }
+    ResourceTreeModel* resourceModel() const;
+    QTreeView* resourceView() const;
     AnomalyDetailPane* detailPane() const { return m_detail; }
     QTabWidget* paneTabs() const { return m_tabs; } // Incidents, Anomalies, Watchers, …
     // The view state.
@@ -212,6 +220,7 @@ private:
 
     // Panes.
     ChartsPane* m_chartsPane = nullptr;
+    ResourcesPane* m_resourcesPane = nullptr;
     IncidentsPane* m_incidentsPane = nullptr;
     AnomaliesPane* m_anomaliesPane = nullptr;
     ResourceTablePane* m_watcherPane = nullptr;

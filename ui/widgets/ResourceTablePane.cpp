@@ -18,10 +18,18 @@ ResourceTablePane::ResourceTablePane(QAbstractItemModel* model, int resourceColu
 }
 
 void ResourceTablePane::setResource(const QString& resource) {
-    m_proxy->setFilterRegularExpression(QRegularExpression(
-        resource.isEmpty()
-            ? QString()
-            : QRegularExpression::anchoredPattern(QRegularExpression::escape(resource))));
+    setResources(resource.isEmpty() ? QStringList() : QStringList{resource});
+}
+
+void ResourceTablePane::setResources(const QStringList& resources) {
+    QStringList escaped;
+    for (const QString& r : resources)
+        escaped << QRegularExpression::escape(r);
+    const QString pattern =
+        escaped.isEmpty() ? QString()
+                          : QRegularExpression::anchoredPattern(escaped.join(QLatin1Char('|')));
+    if (m_proxy->filterRegularExpression().pattern() != pattern)
+        m_proxy->setFilterRegularExpression(QRegularExpression(pattern));
 }
 
 QString ResourceTablePane::countText() const {

@@ -19,6 +19,8 @@ public:
     QAbstractItemModel* sourceModel() const { return m_source; }
     // Only `resource`'s rows (exact match: "pods" does not show "podtemplates"); empty: all.
     void setResource(const QString& resource);
+    // Only these resources' rows; empty: all.
+    void setResources(const QStringList& resources);
     // "4" when every row is shown, "4 of 5" when one resource of several is.
     QString countText() const;
 

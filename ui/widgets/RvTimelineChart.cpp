@@ -164,7 +164,7 @@ void RvTimelineChart::finishReplot(double fromMs, double toMs) {
         m_drawnMarkers.append(*it);
         includeY(y);
     }
-    m_markers->replace(points);
+    replaceIfChanged(m_markers, points);
 }
 
 void RvTimelineChart::axesUpdated() {
@@ -173,7 +173,7 @@ void RvTimelineChart::axesUpdated() {
         const double t = m_focusMs / 1000.0;
         line = {QPointF(t, axisY()->min()), QPointF(t, axisY()->max())};
     }
-    m_focusLine->replace(line);
+    replaceIfChanged(m_focusLine, line);
 }
 
 void RvTimelineChart::addAnomalies(const AnomalyList& batch, qint64 firstSerial) {

@@ -139,6 +139,13 @@ void CaptureSource::snapshot(QVector<CacheSnapshot>& caches,
         m_cluster->snapshot(caches, watchers);
 }
 
+void CaptureSource::resourceSnapshot(QVector<ResourceSnapshot>& resources) const {
+    if (m_etcd)
+        m_etcd->resourceSnapshot(resources);
+    if (m_cluster)
+        m_cluster->resourceSnapshot(resources);
+}
+
 VersionContext CaptureSource::versions() const {
     VersionContext v;
     if (m_cluster)

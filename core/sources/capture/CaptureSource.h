@@ -39,6 +39,7 @@ public:
     qint64 totalEvents() const override;
     void snapshot(QVector<CacheSnapshot>& caches,
                   QVector<WatcherSnapshot>& watchers) const override;
+    void resourceSnapshot(QVector<ResourceSnapshot>& resources) const override;
     // What the recorded connections say ("etcd 3.4.23", "kube-apiserver v1.31.2, client-go
     // 0.27"), and for a cluster what its replayed discovery found, as the replay reaches them.
     VersionContext versions() const override;

@@ -398,6 +398,8 @@ void ClusterFrameConsumer::snapshot(QVector<CacheSnapshot>& caches,
             c.cacheRv = static_cast<ResourceVersion>(m->resourceVersion.value_or(0));
             c.headRv = std::max(head, c.cacheRv);
             c.bufferCapacity = static_cast<qint64>(m->capacity.value_or(0));
+            // No metric tells how much of the ring is in use (or its oldest RV): unknown, not 0.
+            c.bufferUsed = CacheSnapshot::kUnknown;
             c.objects = static_cast<qint64>(m->storageObjects.value_or(0));
             caches.push_back(c);
         }
@@ -416,6 +418,17 @@ void ClusterFrameConsumer::snapshot(QVector<CacheSnapshot>& caches,
             w.relists = refl->relists();
             watchers.push_back(w);
         }
+    }
+}
+
+void ClusterFrameConsumer::resourceSnapshot(QVector<ResourceSnapshot>& resources) const {
+    for (const ResourceInfo& r : m_chosen) {
+        ResourceSnapshot s;
+        s.resource = r.qualifiedName();
+        for (const auto& refl : m_reflectors)
+            if (refl->config().resource.qualifiedName() == s.resource)
+                s.events = std::max<qint64>(s.events, refl->eventsReceived());
+        resources.push_back(s);
     }
 }
 

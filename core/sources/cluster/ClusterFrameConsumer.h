@@ -83,6 +83,9 @@ public:
     QStringList resources() const;
     qint64 totalEvents() const;
     void snapshot(QVector<CacheSnapshot>& caches, QVector<WatcherSnapshot>& watchers) const;
+    // Per resource, the events its busiest informer received: every informer of a resource
+    // watches all of it, so that is the resource's event count as far as the clients can tell.
+    void resourceSnapshot(QVector<ResourceSnapshot>& resources) const;
     // The client-go profile the reflectors follow and the first apiserver's version once its
     // discovery answered /version ("v1.31.2").
     VersionContext versions() const;

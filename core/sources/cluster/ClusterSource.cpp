@@ -200,6 +200,11 @@ void ClusterSource::snapshot(QVector<CacheSnapshot>& caches,
         m_consumer->snapshot(caches, watchers);
 }
 
+void ClusterSource::resourceSnapshot(QVector<ResourceSnapshot>& resources) const {
+    if (m_consumer)
+        m_consumer->resourceSnapshot(resources);
+}
+
 VersionContext ClusterSource::versions() const {
     if (m_consumer)
         return m_consumer->versions();

@@ -46,6 +46,7 @@ public:
     qint64 totalEvents() const override;
     void snapshot(QVector<CacheSnapshot>& caches,
                   QVector<WatcherSnapshot>& watchers) const override;
+    void resourceSnapshot(QVector<ResourceSnapshot>& resources) const override;
     // --client-go's profile, and the apiserver's version once discovery found it.
     VersionContext versions() const override;
 

@@ -103,6 +103,11 @@ qint64 EtcdFrameConsumer::totalEvents() const {
     return m_processor->stats().events;
 }
 
+void EtcdFrameConsumer::resourceSnapshot(QVector<ResourceSnapshot>& resources) const {
+    for (const EtcdResourceStats& r : m_processor->resourceStats())
+        resources.push_back({r.resource, r.creates + r.updates + r.deletes});
+}
+
 void EtcdFrameConsumer::snapshot(QVector<CacheSnapshot>& caches, QVector<WatcherSnapshot>& watchers,
                                  const QString& state) const {
     const EtcdProcessorStats st = m_processor->stats();

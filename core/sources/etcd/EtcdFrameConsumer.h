@@ -30,6 +30,8 @@ public:
     QStringList resources() const;
     qint64 totalEvents() const;
     // `state`: the watcher's state as the source knows it ("connecting" before any answer).
+    // Events of each resource received from etcd (creates, updates, deletes).
+    void resourceSnapshot(QVector<ResourceSnapshot>& resources) const;
     void snapshot(QVector<CacheSnapshot>& caches, QVector<WatcherSnapshot>& watchers,
                   const QString& state) const;
 

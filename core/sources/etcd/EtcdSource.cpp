@@ -258,6 +258,11 @@ void EtcdSource::snapshot(QVector<CacheSnapshot>& caches,
                              m_connected ? QString() : QStringLiteral("connecting"));
 }
 
+void EtcdSource::resourceSnapshot(QVector<ResourceSnapshot>& resources) const {
+    if (m_consumer)
+        m_consumer->resourceSnapshot(resources);
+}
+
 bool EtcdSource::probe(const EtcdConnectOptions& options, QString* error, EtcdStatus* status) {
     EtcdClient client(options);
     if (!client.ok()) {

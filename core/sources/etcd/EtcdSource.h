@@ -48,6 +48,7 @@ public:
     qint64 totalEvents() const override;
     void snapshot(QVector<CacheSnapshot>& caches,
                   QVector<WatcherSnapshot>& watchers) const override;
+    void resourceSnapshot(QVector<ResourceSnapshot>& resources) const override;
     // etcd's version from its first Status answer (empty before).
     VersionContext versions() const override;
 

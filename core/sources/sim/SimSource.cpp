@@ -93,6 +93,11 @@ void SimSource::snapshot(QVector<CacheSnapshot>& caches, QVector<WatcherSnapshot
     watchers = m_sim->watcherSnapshots();
 }
 
+void SimSource::resourceSnapshot(QVector<ResourceSnapshot>& resources) const {
+    if (m_sim)
+        resources = m_sim->resourceSnapshots();
+}
+
 VersionContext SimSource::versions() const {
     VersionContext v;
     if (!m_scenario)

@@ -347,6 +347,16 @@ QVector<CacheSnapshot> Simulation::cacheSnapshots() const {
     return out;
 }
 
+QVector<ResourceSnapshot> Simulation::resourceSnapshots() const {
+    QVector<ResourceSnapshot> out;
+    for (const ResourceSpec& spec : m_scenario.resources) {
+        const int r = m_keyspace.resourceIndex(spec.name);
+        if (r >= 0)
+            out.push_back({spec.name, m_etcd.writes(r)});
+    }
+    return out;
+}
+
 QVector<WatcherSnapshot> Simulation::watcherSnapshots() const {
     QVector<WatcherSnapshot> out;
     const ResourceVersion head = m_etcd.currentRevision();

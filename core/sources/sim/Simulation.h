@@ -52,6 +52,7 @@ public:
 
     QVector<CacheSnapshot> cacheSnapshots() const;
     QVector<WatcherSnapshot> watcherSnapshots() const;
+    QVector<ResourceSnapshot> resourceSnapshots() const; // the scenario's resources' writes
     const std::vector<std::unique_ptr<ApiServer>>& apiservers() const { return m_apiservers; }
     const std::vector<std::unique_ptr<ClientReflector>>& clients() const { return m_clients; }
 

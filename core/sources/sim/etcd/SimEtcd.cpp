@@ -67,9 +67,12 @@ void SimEtcd::append(MvccEvent&& event) {
     if (m_history.empty())
         m_historyBase = event.rev;
     const auto resource = static_cast<size_t>(m_keyspace.resourceOf(event.key));
-    if (resource >= m_resourceRevisions.size())
+    if (resource >= m_resourceRevisions.size()) {
         m_resourceRevisions.resize(resource + 1);
+        m_resourceWrites.resize(resource + 1);
+    }
     m_resourceRevisions[resource].push_back(RevisionTime{event.rev, event.commitTime});
+    ++m_resourceWrites[resource];
     m_history.push_back(std::move(event));
     m_hub->notify(m_history.back());
 }

@@ -54,6 +54,12 @@ public:
     // The live keys of a resource at the head revision, unordered.
     const std::vector<KeyId>& liveKeys(int resource) const;
     std::size_t objectCount(int resource) const { return liveKeys(resource).size(); }
+    // Revisions written to the resource's keys so far (puts and deletes), whoever wrote them.
+    std::int64_t writes(int resource) const {
+        return resource >= 0 && static_cast<std::size_t>(resource) < m_resourceWrites.size()
+                   ? m_resourceWrites[static_cast<std::size_t>(resource)]
+                   : 0;
+    }
 
     // History access for watch catch-up; null when compacted or in the future.
     const MvccEvent* eventAt(ResourceVersion rev) const;
@@ -98,6 +104,7 @@ private:
         TimeUs time;
     };
     std::vector<RingQueue<RevisionTime>> m_resourceRevisions; // per resource, for lag lookups
+    std::vector<std::int64_t> m_resourceWrites;               // per resource
     ResourceVersion m_historyBase = 2;
     std::unique_ptr<EtcdWatchHub> m_hub;
 };
