@@ -22,6 +22,8 @@
 #include <QAbstractItemModelTester>
 #include <QFile>
 #include <QItemSelectionModel>
+#include <QProcess>
+#include <QRegularExpression>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -43,6 +45,9 @@ struct Harness {
         SourceSpec spec;
         spec.scenario.scenario = scenario;
         spec.scenario.speed = speed;
+        return open(spec, error);
+    }
+    bool open(const SourceSpec& spec, QString* error) {
         Session* session =
             Session::prepared(SourceFactory::create(spec, error), spec, {}, error).release();
         if (!session)
@@ -93,6 +98,7 @@ private slots:
     void buffersOfBothApiserversWithEvictions();
     void resourceTreeDrivesTheView();
     void unchangedUpdateRedrawsNothing();
+    void clusterBufferUsedIsUnknown();
 };
 
 void TestGuiResources::buffersOfBothApiserversWithEvictions() {
@@ -260,6 +266,58 @@ void TestGuiResources::unchangedUpdateRedrawsNothing() {
     rv->replotNow();
     QCOMPARE(buffer->seriesReplaced() + rv->seriesReplaced(), replaced);
     QCOMPARE(buffer->axisChanges() + rv->axisChanges(), axes);
+}
+
+void TestGuiResources::clusterBufferUsedIsUnknown() {
+    // A cluster session against `watchscope-cli serve`: the watch cache's capacity comes from
+    // /metrics, how much of it is used from nowhere, so the window says "unknown", not 0.
+    const QString cli = qEnvironmentVariable("WS_CLI");
+    if (!QFile::exists(cli))
+        QSKIP("WS_CLI not built");
+    QProcess serve;
+    serve.setProcessChannelMode(QProcess::MergedChannels);
+    serve.start(cli,
+                {QStringLiteral("serve"), QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
+                 QStringLiteral("--scenario"), QStringLiteral("healthy")});
+    QVERIFY(serve.waitForStarted());
+    QString url;
+    const QRegularExpression served(QStringLiteral("on (http://\\S+)"));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            serve.waitForReadyRead(50);
+            const auto m = served.match(QString::fromUtf8(serve.peek(4096)));
+            url = m.hasMatch() ? m.captured(1) : QString();
+            return !url.isEmpty();
+        }(),
+        30000);
+
+    SourceSpec spec;
+    spec.kind = SourceSpec::Kind::Server;
+    spec.servers = {url};
+    Harness h;
+    QString error;
+    QVERIFY2(h.open(spec, &error), qPrintable(error));
+    MainWindow& w = *h.window;
+    h.start();
+    QTRY_VERIFY_WITH_TIMEOUT(w.cacheModel()->rowCount() > 0, kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(w.bufferChart()->model()->rowCount() > 0, kTimeoutMs);
+    const QModelIndex used = w.bufferChart()->model()->index(0, RingBufferModel::UsedColumn);
+    QVERIFY2(used.data().toString().startsWith(QStringLiteral("unknown / ")),
+             qPrintable(used.data().toString()));
+    QVERIFY(w.bufferChart()->gaugeText().startsWith(QStringLiteral("unknown / ")));
+    QVERIFY(w.cacheModel()
+                ->index(0, CacheTableModel::BufferColumn)
+                .data()
+                .toString()
+                .startsWith(QStringLiteral("unknown / ")));
+    // The capacity is known.
+    QVERIFY(w.cacheModel()->cache(0).bufferCapacity > 0);
+    // The events of the resource come from its informers.
+    QTRY_VERIFY_WITH_TIMEOUT(w.resourceModel()->eventRate(w.currentResource()) > 0, kTimeoutMs);
+
+    h.switcher->stop();
+    serve.kill();
+    serve.waitForFinished();
 }
 
 QTEST_MAIN(TestGuiResources)

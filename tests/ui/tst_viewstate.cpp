@@ -45,6 +45,7 @@ private slots:
     void focusFollowsFirstAnomaly_data();
     void focusFollowsFirstAnomaly();
     void focusRestartStaysOnSharedResource();
+    void focusSelectsSeveral();
     void followPolicySpans();
     void followPolicyFollow();
     void statusReadsMostImportantFirst();
@@ -128,6 +129,42 @@ void TestViewState::holdClearResumes() {
     QVERIFY(!hold.paused());
     QCOMPARE(paused.count(), 1);
     QVERIFY(hold.release().update.caches.isEmpty());
+}
+
+void TestViewState::focusSelectsSeveral() {
+    // The resource tree picks several resources (or a group's): the charts show the first, the
+    // tables all of them.
+    ResourceFocus focus;
+    focus.offer({QStringLiteral("pods"), QStringLiteral("configmaps"), QStringLiteral("leases")});
+    QCOMPARE(focus.selection(), QStringList({QStringLiteral("pods")}));
+    QSignalSpy current(&focus, &ResourceFocus::currentChanged);
+    QSignalSpy selection(&focus, &ResourceFocus::selectionChanged);
+    focus.choose(QStringList{QStringLiteral("configmaps"), QStringLiteral("nodes"),
+                             QStringLiteral("leases")});
+    QVERIFY(focus.picked());
+    QCOMPARE(focus.current(), QStringLiteral("configmaps"));
+    // Unknown ones are left out.
+    QCOMPARE(focus.selection(),
+             QStringList({QStringLiteral("configmaps"), QStringLiteral("leases")}));
+    QCOMPARE(current.count(), 1);
+    QCOMPARE(selection.count(), 1);
+    // The same first one, another set: only the selection changes.
+    focus.choose(QStringList{QStringLiteral("configmaps"), QStringLiteral("pods")});
+    QCOMPARE(current.count(), 1);
+    QCOMPARE(selection.count(), 2);
+    QCOMPARE(selection.last().at(0).toStringList(),
+             QStringList({QStringLiteral("configmaps"), QStringLiteral("pods")}));
+    // Showing one (an anomaly's resource, the chooser) narrows the selection to it.
+    focus.show(QStringLiteral("configmaps"));
+    QCOMPARE(focus.selection(), QStringList({QStringLiteral("configmaps")}));
+    QCOMPARE(current.count(), 1);
+    QCOMPARE(selection.count(), 3);
+    // None known: nothing happens.
+    focus.choose(QStringList{QStringLiteral("nodes")});
+    QCOMPARE(focus.current(), QStringLiteral("configmaps"));
+    QCOMPARE(selection.count(), 3);
+    focus.clear();
+    QVERIFY(focus.selection().isEmpty());
 }
 
 void TestViewState::focusDiscoversResources() {

@@ -7,6 +7,7 @@
 
 #include <QAreaSeries>
 #include <QChart>
+#include <QFont>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLegend>
@@ -104,6 +105,9 @@ public:
             s->attachAxis(axisX());
             s->attachAxis(axisY());
         }
+        QFont legendFont = chart()->legend()->font();
+        legendFont.setPointSizeF(legendFont.pointSizeF() * 0.8);
+        chart()->legend()->setFont(legendFont);
     }
 
     int evictionsDrawn() const { return int(m_evictions->count()); }
@@ -146,11 +150,17 @@ protected:
         for (const QString& name : boundNames()) {
             QXYSeries* s = boundSeries(name);
             const bool used = name.startsWith(kUsed);
+            // Several: the legend names each apiserver's used line by its apiserver and keeps
+            // one "capacity" entry (dashed, in the apiserver's colour): the table says the rest.
             const QString label =
-                several ? tr("%1 %2").arg(apiserverName(name), used ? tr("used") : tr("capacity"))
-                        : (used ? tr("used") : tr("capacity"));
+                several && used ? apiserverName(name) : (used ? tr("used") : tr("capacity"));
             if (s->name() != label)
                 s->setName(label);
+            const bool listed = used || name == kCapacity;
+            const auto markers = chart()->legend()->markers(s);
+            for (QLegendMarker* m : markers)
+                if (m->isVisible() != listed)
+                    m->setVisible(listed);
             if (name == kCapacity) {
                 const QColor color = several ? apiserverColor(0) : QColor(0x70, 0x70, 0x70);
                 if (s->pen().color() != color) {
@@ -212,9 +222,11 @@ BufferOccupancyChart::BufferOccupancyChart(QWidget* parent)
     m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_table->setColumnHidden(RingBufferModel::CapacityColumn, true); // in "used / capacity"
+    // A row per apiserver (two or three): fitting the columns to their text costs nothing and
+    // keeps every column in the panel's width.
     QHeaderView* header = m_table->horizontalHeader();
     header->setStretchLastSection(true);
-    setColumnWidths(header, {90, 130, 70, 80, 85, 90});
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
     fitTable();
 

@@ -17,9 +17,10 @@ ChartsPane::ChartsPane(const ChartData* data, QWidget* parent)
     auto* splitter = new QSplitter(Qt::Horizontal);
     splitter->addWidget(m_rvChart);
     splitter->addWidget(m_bufferChart);
-    splitter->setStretchFactor(0, 2);
-    splitter->setStretchFactor(1, 1);
-    splitter->setSizes({930, 470});
+    // The buffer panel shows every apiserver's ring in a table above its chart: it needs room.
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    splitter->setSizes({640, 460});
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(splitter);

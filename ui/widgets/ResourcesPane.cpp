@@ -33,7 +33,7 @@ ResourcesPane::ResourcesPane(QWidget* parent)
     QHeaderView* header = m_view->header();
     header->setStretchLastSection(true);
     header->setHighlightSections(false);
-    setColumnWidths(header, {150, 65, 65, 200});
+    setColumnWidths(header, {125, 52, 58}); // Health takes the rest
     addColumnChooser(header);
     m_summary->setContentsMargins(6, 2, 6, 2);
 
