@@ -222,11 +222,11 @@ BufferOccupancyChart::BufferOccupancyChart(QWidget* parent)
     m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_table->setColumnHidden(RingBufferModel::CapacityColumn, true); // in "used / capacity"
-    // A row per apiserver (two or three): fitting the columns to their text costs nothing and
-    // keeps every column in the panel's width.
+    // Fixed widths: fitting columns to their text (or a caption to the fullest ring) re-lays
+    // the panel out whenever a number gets a digit longer, and that repaints far more than it.
     QHeaderView* header = m_table->horizontalHeader();
     header->setStretchLastSection(true);
-    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    setColumnWidths(header, {82, 116, 0, 62, 84});
     m_table->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
     fitTable();
 
@@ -247,7 +247,6 @@ BufferOccupancyChart::BufferOccupancyChart(QWidget* parent)
         fitTable();
         updateCaption();
     });
-    connect(m_model, &QAbstractItemModel::dataChanged, this, &BufferOccupancyChart::updateCaption);
 }
 
 void BufferOccupancyChart::fitTable() {
@@ -262,9 +261,8 @@ void BufferOccupancyChart::fitTable() {
 
 void BufferOccupancyChart::updateCaption() {
     const QString resource = m_model->resource();
-    const QString text = resource.isEmpty()
-                             ? tr("Buffer")
-                             : tr("Buffer of %1: fullest %2").arg(resource, gaugeText());
+    const QString text = resource.isEmpty() ? tr("Watch-cache ring buffers")
+                                            : tr("Watch-cache ring buffers of %1").arg(resource);
     if (m_caption->text() != text)
         m_caption->setText(text);
 }
