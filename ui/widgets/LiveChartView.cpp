@@ -53,6 +53,9 @@ LiveChartView::LiveChartView(QWidget* parent)
     m_replotTimer.setSingleShot(true);
     m_replotTimer.setInterval(kReplotIntervalMs);
     connect(&m_replotTimer, &QTimer::timeout, this, &LiveChartView::replotNow);
+    m_settleTimer.setSingleShot(true);
+    m_settleTimer.setInterval(kSettleMs);
+    connect(&m_settleTimer, &QTimer::timeout, this, &LiveChartView::scheduleReplot);
 }
 
 void LiveChartView::setChartData(const ChartData* data) {
@@ -75,13 +78,30 @@ void LiveChartView::setLiveEdge(double ms) {
     // drawn last ended inside the window: samples come in time order.
     const quint64 generation = m_data ? m_data->generation(m_resource) : 0;
     const bool newSamples = generation != m_drawnGeneration;
-    if (m_follow ? (m_edgeMs != before || newSamples)
-                 : (newSamples && (m_replotCount == 0 || before < m_toMs)))
+    if (!m_follow) {
+        if (newSamples && (m_replotCount == 0 || before < m_toMs))
+            scheduleReplot();
+        return;
+    }
+    if (m_edgeMs == m_drawnEdgeMs && !newSamples)
+        return;
+    // Following, what changes is the right end: the window slides and new samples appear at
+    // the edge. A 1 min window on ~600 columns moves one column every 100 ms, so redrawing at
+    // 30 Hz would redraw the same picture three times. Redraw once the edge has moved a few
+    // columns; the rest shows when the stream pauses (the settle timer), so nothing stays
+    // undrawn.
+    const double msPerColumn = m_spanMs / std::max(1, plotColumns());
+    if (m_replotCount == 0 || m_edgeMs - m_drawnEdgeMs >= kFollowStepColumns * msPerColumn ||
+        m_edgeMs < m_drawnEdgeMs) {
         scheduleReplot();
+        return;
+    }
+    m_settleTimer.start(); // restarted by every update: fires once the updates stop
 }
 
 void LiveChartView::reset() {
     m_edgeMs = 0;
+    m_drawnEdgeMs = 0;
     m_centerMs = 0;
     scheduleReplot();
 }
@@ -172,8 +192,10 @@ bool LiveChartView::plottedYRange(double* lo, double* hi) const {
 
 void LiveChartView::replotNow() {
     m_replotTimer.stop();
+    m_settleTimer.stop();
     ++m_replotCount;
     m_drawnGeneration = m_data ? m_data->generation(m_resource) : 0;
+    m_drawnEdgeMs = m_edgeMs;
     prepareReplot();
 
     if (m_follow) {

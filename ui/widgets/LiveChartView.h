@@ -21,6 +21,10 @@ class LiveChartView : public QChartView {
     Q_OBJECT
 public:
     static constexpr int kReplotIntervalMs = 33;
+    // Following the live edge, redraw once it moved this many pixel columns...
+    static constexpr int kFollowStepColumns = 8;
+    // ...or this long after the last update that moved it less.
+    static constexpr int kSettleMs = 400;
 
     explicit LiveChartView(QWidget* parent = nullptr);
 
@@ -95,7 +99,9 @@ private:
     QValueAxis* m_axisY;
     QHash<QString, QXYSeries*> m_bound;
     QTimer m_replotTimer;
+    QTimer m_settleTimer;
     double m_edgeMs = 0;
+    double m_drawnEdgeMs = 0; // the live edge at the last replot
     double m_centerMs = 0;
     double m_spanMs = 60 * 1000.0;
     double m_fromMs = 0;

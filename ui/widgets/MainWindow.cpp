@@ -708,14 +708,17 @@ void MainWindow::fold(const EngineUpdate& update, qint64 missingAnomalies) {
 void MainWindow::updateTabTitles() {
     const AnomalyListModel* list = anomalyModel();
     const int total = list->rowCount();
-    m_tabs->setTabText(m_tabs->indexOf(m_incidentsPane),
-                       tr("Incidents (%1)").arg(incidentModel()->incidentCount()));
-    m_tabs->setTabText(m_tabs->indexOf(m_anomaliesPane), tr("Anomalies (%1)").arg(total));
+    // QTabBar relayouts and repaints on every setTabText: only set the titles that changed.
+    const auto setTitle = [this](QWidget* pane, const QString& title) {
+        const int index = m_tabs->indexOf(pane);
+        if (m_tabs->tabText(index) != title)
+            m_tabs->setTabText(index, title);
+    };
+    setTitle(m_incidentsPane, tr("Incidents (%1)").arg(incidentModel()->incidentCount()));
+    setTitle(m_anomaliesPane, tr("Anomalies (%1)").arg(total));
     // Counts of what the tables show, and of all there is when they show one resource of several.
-    m_tabs->setTabText(m_tabs->indexOf(m_watcherPane),
-                       tr("Watchers (%1)").arg(m_watcherPane->countText()));
-    m_tabs->setTabText(m_tabs->indexOf(m_cachePane),
-                       tr("Watch caches (%1)").arg(m_cachePane->countText()));
+    setTitle(m_watcherPane, tr("Watchers (%1)").arg(m_watcherPane->countText()));
+    setTitle(m_cachePane, tr("Watch caches (%1)").arg(m_cachePane->countText()));
     const qint64 dropped = list->droppedCount();
     m_statusBar->setAnomalyCount(
         dropped == 0 ? tr("anomalies %1").arg(total)
