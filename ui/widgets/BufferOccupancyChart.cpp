@@ -276,10 +276,20 @@ void BufferOccupancyChart::setResource(const QString& resource) {
 void BufferOccupancyChart::applySnapshots(const QVector<CacheSnapshot>& caches, TimeUs now) {
     if (caches.isEmpty())
         return;
-    m_model->applySnapshots(caches, now);
+    m_pending = caches;
+    m_pendingNow = now;
+    m_refresh.request();
+}
+
+void BufferOccupancyChart::applyPending() {
+    if (m_pending.isEmpty())
+        return;
+    m_model->applySnapshots(m_pending, m_pendingNow);
+    m_pending.clear();
 }
 
 void BufferOccupancyChart::reset() {
+    m_pending.clear();
     m_model->clear();
     updateCaption();
     m_view->reset();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/EngineUpdate.h"
+#include "viewstate/ThrottledRefresh.h"
 
 #include <QWidget>
 
@@ -44,11 +45,18 @@ public:
 private:
     void updateCaption();
     void fitTable();
+    void applyPending();
 
     LiveChartView* m_view;
     RingBufferModel* m_model;
     QLabel* m_caption;
     QTableView* m_table;
+    // Snapshots come with every update (30 a second); the table is read by eye, so the rings
+    // take the newest ones a few times a second (an eviction still shows: the oldest RV moved
+    // while full between two of them).
+    QVector<CacheSnapshot> m_pending;
+    TimeUs m_pendingNow = 0;
+    ThrottledRefresh m_refresh{250, [this] { applyPending(); }};
 };
 
 } // namespace ws

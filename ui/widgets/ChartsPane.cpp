@@ -15,6 +15,7 @@ ChartsPane::ChartsPane(const ChartData* data, QWidget* parent)
     m_bufferChart->view()->setChartData(data);
 
     auto* splitter = new QSplitter(Qt::Horizontal);
+    splitter->setObjectName(QStringLiteral("chartsSplitter"));
     splitter->addWidget(m_rvChart);
     splitter->addWidget(m_bufferChart);
     // The buffer panel shows every apiserver's ring in a table above its chart: it needs room.
