@@ -242,9 +242,13 @@ void TestGuiResources::unchangedUpdateRedrawsNothing() {
     h.start();
     QTRY_COMPARE_WITH_TIMEOUT(w.bufferChart()->model()->rowCount(), 2, kTimeoutMs);
     h.switcher->stop();
-    QTest::qWait(200); // the last queued updates land
+    QTest::qWait(500); // the last queued updates land
     LiveChartView* buffer = w.bufferChart()->view();
     RvTimelineChart* rv = w.rvChart();
+    // Draw what there is, let the throttled ring table and the settle timer catch up, draw again.
+    buffer->replotNow();
+    rv->replotNow();
+    QTest::qWait(600);
     buffer->replotNow();
     rv->replotNow();
 

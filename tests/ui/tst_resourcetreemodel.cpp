@@ -13,6 +13,7 @@
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTest>
+#include <algorithm>
 
 using namespace ws;
 using namespace ws::test;
@@ -333,6 +334,7 @@ void TestResourceTreeModel::evictionsAndResizes() {
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
     model.setResource(kPods);
     QSignalSpy marks(&model, &RingBufferModel::marksChanged);
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
     const QString a0 = QStringLiteral("apiserver-0");
     const QString a1 = QStringLiteral("apiserver-1");
     model.applySnapshots({ring(a0, 90, 100, 900), ring(a1, 100, 100, 900)}, seconds(1));
@@ -344,6 +346,13 @@ void TestResourceTreeModel::evictionsAndResizes() {
     QVERIFY(r1->evicting);
     QCOMPARE(model.index(1, RingBufferModel::EvictionsColumn).data().toString(),
              QStringLiteral("1 (evicting)"));
+    // The views heard of it: the row's change spans the evictions cell.
+    QVERIFY(std::any_of(changed.cbegin(), changed.cend(), [](const QList<QVariant>& args) {
+        const auto first = args.at(0).value<QModelIndex>();
+        const auto last = args.at(1).value<QModelIndex>();
+        return first.row() == 1 && first.column() <= RingBufferModel::EvictionsColumn &&
+               last.column() >= RingBufferModel::EvictionsColumn;
+    }));
     QCOMPARE(r1->marks.size(), 1);
     QCOMPARE(r1->marks[0].kind, RingBufferModel::Mark::Eviction);
     QCOMPARE(r1->marks[0].time, seconds(2));

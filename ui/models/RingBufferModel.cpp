@@ -64,6 +64,7 @@ void RingBufferModel::applySnapshots(const QVector<CacheSnapshot>& caches, TimeU
             continue;
         }
         Ring& r = *it;
+        const Ring before = r; // what the row showed, counters included
         const CacheSnapshot prev = r.latest;
         r.latest = c;
         bool marked = false;
@@ -96,8 +97,6 @@ void RingBufferModel::applySnapshots(const QVector<CacheSnapshot>& caches, TimeU
         const int row = int(m_rows.indexOf(c.apiserver));
         if (row < 0)
             continue;
-        Ring before = r;
-        before.latest = prev;
         int first = -1;
         int last = -1;
         for (int col = 0; col < ColumnCount; ++col) {

@@ -21,7 +21,7 @@ ChartsPane::ChartsPane(const ChartData* data, QWidget* parent)
     // The buffer panel shows every apiserver's ring in a table above its chart: it needs room.
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
-    splitter->setSizes({640, 460});
+    splitter->setSizes({580, 500});
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(splitter);

@@ -132,7 +132,7 @@ void MainWindow::buildPanes() {
     top->addWidget(m_chartsPane);
     top->setStretchFactor(0, 0);
     top->setStretchFactor(1, 1);
-    top->setSizes({360, 1040});
+    top->setSizes({350, 1050});
     top->setChildrenCollapsible(false);
 
     auto* central = new QSplitter(Qt::Vertical);

@@ -33,7 +33,10 @@ ResourcesPane::ResourcesPane(QWidget* parent)
     QHeaderView* header = m_view->header();
     header->setStretchLastSection(true);
     header->setHighlightSections(false);
-    setColumnWidths(header, {125, 52, 58}); // Health takes the rest
+    setColumnWidths(header, {132, 46, 52}); // Health takes the rest
+    header->setMinimumSectionSize(40);
+    // The badge is elided rather than scrolled to (its tooltip has it whole).
+    m_view->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     addColumnChooser(header);
     m_summary->setContentsMargins(6, 2, 6, 2);
 
