@@ -212,6 +212,64 @@ private slots:
         QCOMPARE(anomalies, qint64(0));
     }
 
+    void perResourceEventCounters() {
+        // Every update says, per resource, how many events it had so far (ResourceSnapshot):
+        // for the simulator, the revisions written to its keys, which add up to the writes.
+        SourceSpec spec;
+        spec.scenario = scenario(QStringLiteral("too-large-rv-loop"));
+        spec.duration = seconds(20);
+        QString error;
+        auto session = Session::prepared(SourceFactory::create(spec, &error), spec, {}, &error);
+        QVERIFY2(session, qPrintable(error));
+        QHash<QString, qint64> last;
+        qint64 total = 0;
+        bool monotonic = true;
+        QVERIFY2(session->runHere(
+                     [&](const EngineUpdate& u) {
+                         for (const ResourceSnapshot& r : u.resources) {
+                             monotonic = monotonic && r.events >= last.value(r.resource, 0);
+                             last[r.resource] = r.events;
+                         }
+                         total = u.totalEvents;
+                     },
+                     &error),
+                 qPrintable(error));
+        QVERIFY(monotonic);
+        QCOMPARE(QSet<QString>(last.keyBegin(), last.keyEnd()),
+                 QSet<QString>({QStringLiteral("configmaps"), QStringLiteral("runtimeclasses")}));
+        // configmaps change 50 times a second; runtimeclasses are quiet.
+        QVERIFY2(last.value(QStringLiteral("configmaps")) > 500,
+                 qPrintable(QString::number(last.value(QStringLiteral("configmaps")))));
+        QVERIFY(last.value(QStringLiteral("runtimeclasses")) <
+                last.value(QStringLiteral("configmaps")) / 10);
+        QCOMPARE(last.value(QStringLiteral("configmaps")) +
+                     last.value(QStringLiteral("runtimeclasses")),
+                 total);
+
+        // The resource filter keeps only the chosen resources' counters.
+        spec.resources = {QStringLiteral("runtimeclasses")};
+        session = Session::prepared(SourceFactory::create(spec, &error), spec, {}, &error);
+        QVERIFY2(session, qPrintable(error));
+        QSet<QString> seen;
+        QVERIFY(session->runHere(
+            [&](const EngineUpdate& u) {
+                for (const ResourceSnapshot& r : u.resources)
+                    seen.insert(r.resource);
+            },
+            &error));
+        QCOMPARE(seen, QSet<QString>{QStringLiteral("runtimeclasses")});
+    }
+
+    void mergeKeepsTheNewerResourceCounters() {
+        EngineUpdate a;
+        a.resources = {ResourceSnapshot{QStringLiteral("pods"), 10}};
+        EngineUpdate b;
+        b.resources = {ResourceSnapshot{QStringLiteral("pods"), 25}};
+        mergeUpdate(a, std::move(b));
+        QCOMPARE(a.resources.size(), 1);
+        QCOMPARE(a.resources[0].events, qint64(25));
+    }
+
     void unknownResourceIsBadInput() {
         SourceSpec spec;
         spec.resources = {QStringLiteral("secrets")};
