@@ -409,7 +409,7 @@ void ClusterFrameConsumer::snapshot(QVector<CacheSnapshot>& caches,
             w.resource = resource;
             w.apiserver = refl->serverName();
             w.profile = m_profile.name;
-            w.state = refl->stateName();
+            w.detail = refl->stateName();
             w.rv = refl->resourceVersion();
             w.lagRevisions = head > w.rv ? head - w.rv : 0;
             w.eventsReceived = refl->eventsReceived();

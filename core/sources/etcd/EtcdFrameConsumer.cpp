@@ -122,7 +122,7 @@ void EtcdFrameConsumer::snapshot(QVector<CacheSnapshot>& caches, QVector<Watcher
         w.id = watcherId();
         w.resource = r.resource;
         w.profile = QStringLiteral("etcd watch");
-        w.state = state.isEmpty() ? st.state : state;
+        w.detail = state.isEmpty() ? st.state : state;
         w.rv = st.position;
         w.lagRevisions = head - st.position;
         w.lagSeconds = lagSec;
