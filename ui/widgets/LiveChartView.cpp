@@ -1,11 +1,11 @@
 #include "LiveChartView.h"
 
+#include "ChartInteraction.h"
 #include "charts/ChartData.h"
 #include "charts/Decimation.h"
 
 #include <QChart>
 #include <QValueAxis>
-#include <QWheelEvent>
 #include <QXYSeries>
 #include <cmath>
 
@@ -49,6 +49,9 @@ LiveChartView::LiveChartView(QWidget* parent)
     m_axisY->setRange(0, 1);
     setRenderHint(QPainter::Antialiasing, false);
     setMinimumSize(240, 180);
+    // Keys zoom and pan (ChartInteraction): a click or Tab gives the chart the focus.
+    setFocusPolicy(Qt::StrongFocus);
+    m_interaction = new ChartInteraction(this);
 
     m_replotTimer.setSingleShot(true);
     m_replotTimer.setInterval(kReplotIntervalMs);
@@ -73,16 +76,40 @@ void LiveChartView::setLiveEdge(double ms) {
     // Redraw only when what is shown changed. Following, the window moves with the edge (or the
     // resource got samples). Parked, new samples of the resource can only show while the data
     // drawn last ended inside the window: samples come in time order.
+    // Following, a move of less than a pixel column would not move a line by a pixel: the
+    // samples it brings are drawn with the next column's.
     const quint64 generation = m_data ? m_data->generation(m_resource) : 0;
     const bool newSamples = generation != m_drawnGeneration;
-    if (m_follow ? (m_edgeMs != before || newSamples)
+    const bool moved = m_drawnEdgeMs < 0 || m_edgeMs - m_drawnEdgeMs >= msPerColumn();
+    if (m_follow ? (m_edgeMs != before && moved) || (newSamples && m_edgeMs == m_drawnEdgeMs)
                  : (newSamples && (m_replotCount == 0 || before < m_toMs)))
         scheduleReplot();
+}
+
+double LiveChartView::msPerColumn() const {
+    return m_spanMs / double(std::max(plotColumns(), 1));
+}
+
+double LiveChartView::viewCentreMs() const {
+    return m_follow ? std::max(m_edgeMs, m_spanMs) - m_spanMs / 2 : m_centerMs;
+}
+
+double LiveChartView::dataStartMs() const {
+    double start = -1;
+    if (m_data) {
+        for (auto it = m_bound.cbegin(); it != m_bound.cend(); ++it) {
+            const SeriesBuffer* b = m_data->series(m_resource, it.key());
+            if (b && !b->isEmpty() && (start < 0 || b->points().front().x() < start))
+                start = b->points().front().x();
+        }
+    }
+    return std::max(start, 0.0);
 }
 
 void LiveChartView::reset() {
     m_edgeMs = 0;
     m_centerMs = 0;
+    m_drawnEdgeMs = -1;
     scheduleReplot();
 }
 
@@ -107,6 +134,11 @@ void LiveChartView::centerOn(double ms) {
     m_centerMs = ms;
     setFollowLive(false);
     scheduleReplot();
+}
+
+void LiveChartView::navigateTo(double ms) {
+    centerOn(ms);
+    emit navigated(ms);
 }
 
 void LiveChartView::setFrozen(bool frozen) {
@@ -147,6 +179,10 @@ void LiveChartView::scheduleReplot() {
         m_pendingWhileFrozen = true;
         return;
     }
+    if (!isVisible()) {
+        m_pendingWhileHidden = true;
+        return;
+    }
     // A timer already running will pick this change up: that is the coalescing.
     if (!m_replotTimer.isActive())
         m_replotTimer.start();
@@ -172,8 +208,10 @@ bool LiveChartView::plottedYRange(double* lo, double* hi) const {
 
 void LiveChartView::replotNow() {
     m_replotTimer.stop();
+    m_pendingWhileHidden = false;
     ++m_replotCount;
     m_drawnGeneration = m_data ? m_data->generation(m_resource) : 0;
+    m_drawnEdgeMs = m_edgeMs;
     prepareReplot();
 
     if (m_follow) {
@@ -199,7 +237,10 @@ void LiveChartView::replotNow() {
                 !(m_zeroMeansAbsent && p.y() == 0))
                 includeY(p.y());
         }
-        it.value()->replace(points);
+        // A series whose points did not change (a parked view, an idle watcher) is not handed
+        // to QtCharts again: replace() repaints it.
+        if (points != it.value()->points())
+            it.value()->replace(points);
     }
     finishReplot(m_fromMs, m_toMs);
 
@@ -222,18 +263,15 @@ void LiveChartView::replotNow() {
     axesUpdated();
 }
 
-void LiveChartView::wheelEvent(QWheelEvent* event) {
-    // Wheel zooms time: the span is what a reader changes most (seconds vs minutes of history).
-    const int steps = event->angleDelta().y() / 120;
-    if (steps == 0)
-        return QChartView::wheelEvent(event);
-    setSpanSeconds(spanSeconds() * std::pow(1.25, -steps));
-    event->accept();
-}
-
 void LiveChartView::resizeEvent(QResizeEvent* event) {
     QChartView::resizeEvent(event);
     scheduleReplot(); // the number of pixel columns changed
+}
+
+void LiveChartView::showEvent(QShowEvent* event) {
+    QChartView::showEvent(event);
+    if (m_pendingWhileHidden)
+        scheduleReplot();
 }
 
 } // namespace ws
