@@ -15,8 +15,8 @@
 #include "WatcherLagDetector.h"
 #include "WatcherStateTracker.h"
 
-#include <QHash>
 #include "WatcherTerminatedDetector.h"
+#include <QHash>
 
 namespace ws {
 
@@ -26,8 +26,7 @@ struct DetectorHub::Impl {
     Impl(const KeyTable& keys, DetectorThresholds thresholds)
         : ctx(keys, thresholds), guarantees(ctx), reliability(ctx), timeTravel(ctx), prevKvNil(ctx),
           errorStatus(ctx), retryLoop(ctx), relistStorm(ctx), lag(ctx), stuck(ctx), terminated(ctx),
-          staleObject(ctx), initialEvents(ctx), keyHistory(ctx),
-          states(ctx.thresholds()) {}
+          staleObject(ctx), initialEvents(ctx), keyHistory(ctx), states(ctx.thresholds()) {}
 
     DetectorContext ctx;
     WatchGuaranteeChecker guarantees;

@@ -6,11 +6,11 @@
 // Script: commands separated by ';', words by spaces.
 //   at T                       set the time in seconds
 //   list [relist]              listStarted          listed    listCompleted
-//   lfail                      listFailed (500)     open [wl] [sel=S]   watchOpened (wl: watch-list)
-//   ev [i]                     a watchResponse of one event (i: a synthetic initial ADDED)
-//   prog [end]                 watchProgress (end: the initial-events-end bookmark)
-//   err                        watchError (410)     close server|timeout|error|client|broken
-//   stop                       watcherStopped       pos RV HEAD LAGSECONDS   watcherPosition
+//   lfail                      listFailed (500)     open [wl] [sel=S]   watchOpened (wl:
+//   watch-list) ev [i]                     a watchResponse of one event (i: a synthetic initial
+//   ADDED) prog [end]                 watchProgress (end: the initial-events-end bookmark) err
+//   watchError (410)     close server|timeout|error|client|broken stop watcherStopped       pos RV
+//   HEAD LAGSECONDS   watcherPosition
 #include "detect/DetectorHub.h"
 #include "model/KeyTable.h"
 #include "model/WatcherState.h"
@@ -145,71 +145,93 @@ void TestWatcherState::rules_data() {
     QTest::addColumn<int>("errors");
 
     // The cycle.
-    QTest::newRow("nothing observed yet: listing") << "" << "listing" << 0;
-    QTest::newRow("first list in flight") << "list" << "listing" << 0;
-    QTest::newRow("list done, watch not open: syncing") << "list; listed" << "syncing" << 0;
-    QTest::newRow("watch open: live") << "list; listed; open" << "live" << 0;
-    QTest::newRow("events flowing: live") << "list; listed; open; ev; ev" << "live" << 0;
+    QTest::newRow("nothing observed yet: listing") << ""
+                                                   << "listing" << 0;
+    QTest::newRow("first list in flight") << "list"
+                                          << "listing" << 0;
+    QTest::newRow("list done, watch not open: syncing") << "list; listed"
+                                                        << "syncing" << 0;
+    QTest::newRow("watch open: live") << "list; listed; open"
+                                      << "live" << 0;
+    QTest::newRow("events flowing: live") << "list; listed; open; ev; ev"
+                                          << "live" << 0;
     QTest::newRow("client timeout re-watches: stays live")
-        << "list; listed; open; ev; close timeout; open" << "live" << 0;
+        << "list; listed; open; ev; close timeout; open"
+        << "live" << 0;
     // Syncing: the initial events of a watch.
-    QTest::newRow("watch-list waits for its bookmark") << "open wl; ev i; ev i" << "syncing" << 0;
-    QTest::newRow("watch-list: a plain bookmark is not the end")
-        << "open wl; ev i; prog" << "syncing" << 0;
-    QTest::newRow("watch-list: initial-events-end makes it live")
-        << "open wl; ev i; prog end; ev" << "live" << 0;
-    QTest::newRow("RV=0 watch replaying synthetic ADDEDs") << "open; ev i; ev i" << "syncing" << 0;
-    QTest::newRow("RV=0 watch past its ADDEDs") << "open; ev i; ev" << "live" << 0;
+    QTest::newRow("watch-list waits for its bookmark") << "open wl; ev i; ev i"
+                                                       << "syncing" << 0;
+    QTest::newRow("watch-list: a plain bookmark is not the end") << "open wl; ev i; prog"
+                                                                 << "syncing" << 0;
+    QTest::newRow("watch-list: initial-events-end makes it live") << "open wl; ev i; prog end; ev"
+                                                                  << "live" << 0;
+    QTest::newRow("RV=0 watch replaying synthetic ADDEDs") << "open; ev i; ev i"
+                                                           << "syncing" << 0;
+    QTest::newRow("RV=0 watch past its ADDEDs") << "open; ev i; ev"
+                                                << "live" << 0;
     // Lagging: over 10 s behind, until back under 5 s.
-    QTest::newRow("10 s behind is not over the threshold")
-        << "list; listed; open; pos 100 120 10" << "live" << 0;
-    QTest::newRow("over 10 s behind: lagging")
-        << "list; listed; open; pos 100 120 10.5" << "lagging" << 0;
+    QTest::newRow("10 s behind is not over the threshold") << "list; listed; open; pos 100 120 10"
+                                                           << "live" << 0;
+    QTest::newRow("over 10 s behind: lagging") << "list; listed; open; pos 100 120 10.5"
+                                               << "lagging" << 0;
     QTest::newRow("lagging until under half the threshold")
-        << "list; listed; open; pos 100 120 12; at 1; pos 110 120 6" << "lagging" << 0;
+        << "list; listed; open; pos 100 120 12; at 1; pos 110 120 6"
+        << "lagging" << 0;
     QTest::newRow("back under half: live")
-        << "list; listed; open; pos 100 120 12; at 1; pos 119 120 4.9" << "live" << 0;
+        << "list; listed; open; pos 100 120 12; at 1; pos 119 120 4.9"
+        << "live" << 0;
     // Stuck: RV unchanged 90 s while the head moved past it.
     QTest::newRow("RV unchanged 89 s while the head moves: not yet")
-        << "list; listed; open; pos 100 100 0; at 89; pos 100 150 0" << "live" << 0;
+        << "list; listed; open; pos 100 100 0; at 89; pos 100 150 0"
+        << "live" << 0;
     QTest::newRow("RV unchanged 90 s while the head moves: stuck")
-        << "list; listed; open; pos 100 100 0; at 90; pos 100 150 0" << "stuck" << 0;
+        << "list; listed; open; pos 100 100 0; at 90; pos 100 150 0"
+        << "stuck" << 0;
     QTest::newRow("stuck wins over lagging")
-        << "list; listed; open; pos 100 100 0; at 95; pos 100 150 30" << "stuck" << 0;
+        << "list; listed; open; pos 100 100 0; at 95; pos 100 150 30"
+        << "stuck" << 0;
     QTest::newRow("an idle resource is not stuck")
-        << "list; listed; open; pos 100 100 0; at 200; pos 100 100 0" << "live" << 0;
+        << "list; listed; open; pos 100 100 0; at 200; pos 100 100 0"
+        << "live" << 0;
     QTest::newRow("the head moved, but not past the watcher")
-        << "list; listed; open; pos 100 90 0; at 200; pos 100 100 0" << "live" << 0;
+        << "list; listed; open; pos 100 90 0; at 200; pos 100 100 0"
+        << "live" << 0;
     QTest::newRow("the RV moving again ends it")
         << "list; listed; open; pos 100 100 0; at 95; pos 100 150 0; at 96; pos 101 150 0"
         << "live" << 0;
     // Errors, backoff, relisting.
-    QTest::newRow("a failed first list: backoff") << "list; lfail" << "backoff" << 1;
-    QTest::newRow("410 on the watch: backoff")
-        << "list; listed; open; err; close error" << "backoff" << 1;
+    QTest::newRow("a failed first list: backoff") << "list; lfail"
+                                                  << "backoff" << 1;
+    QTest::newRow("410 on the watch: backoff") << "list; listed; open; err; close error"
+                                               << "backoff" << 1;
     QTest::newRow("after a 410 the list is a relist")
-        << "list; listed; open; err; close error; list relist" << "relisting" << 1;
+        << "list; listed; open; err; close error; list relist"
+        << "relisting" << 1;
     QTest::newRow("a list after having listed is a relist even unmarked")
-        << "list; listed; open; close broken; list" << "relisting" << 1;
+        << "list; listed; open; close broken; list"
+        << "relisting" << 1;
     QTest::newRow("relisted and watching again: live")
-        << "list; listed; open; err; close error; list relist; listed; open" << "live" << 1;
-    QTest::newRow("a broken stream: backoff, one error")
-        << "list; listed; open; close broken" << "backoff" << 1;
+        << "list; listed; open; err; close error; list relist; listed; open"
+        << "live" << 1;
+    QTest::newRow("a broken stream: backoff, one error") << "list; listed; open; close broken"
+                                                         << "backoff" << 1;
     QTest::newRow("errors add up") << "list; lfail; list; lfail; list; listed; open; err"
                                    << "backoff" << 3;
     // Terminated.
     QTest::newRow("closed by the server without an ERROR: terminated, not an error")
-        << "list; listed; open; ev; close server" << "terminated" << 0;
+        << "list; listed; open; ev; close server"
+        << "terminated" << 0;
     QTest::newRow("terminated, then watching again") << "list; listed; open; close server; open"
                                                      << "live" << 0;
-    QTest::newRow("cancelled by the client: terminated")
-        << "list; listed; open; close client" << "terminated" << 0;
-    QTest::newRow("stopped for good: terminated") << "list; listed; open; stop" << "terminated"
-                                                  << 0;
-    QTest::newRow("stopped, then started again: relisting")
-        << "list; listed; open; stop; list" << "relisting" << 0;
+    QTest::newRow("cancelled by the client: terminated") << "list; listed; open; close client"
+                                                         << "terminated" << 0;
+    QTest::newRow("stopped for good: terminated") << "list; listed; open; stop"
+                                                  << "terminated" << 0;
+    QTest::newRow("stopped, then started again: relisting") << "list; listed; open; stop; list"
+                                                            << "relisting" << 0;
     QTest::newRow("positions do not revive a terminated watcher")
-        << "list; listed; open; close server; pos 100 120 30" << "terminated" << 0;
+        << "list; listed; open; close server; pos 100 120 30"
+        << "terminated" << 0;
 }
 
 void TestWatcherState::rules() {

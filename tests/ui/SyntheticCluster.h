@@ -112,11 +112,10 @@ public:
                                         podCache - ResourceVersion(rand() % 3));
         sched.lagRevisions = podCache - sched.rv;
         sched.apiserver = QStringLiteral("apiserver-1");
-        WatcherSnapshot slow =
-            watcher(QStringLiteral("audit-exporter"), pods, m_slowRv, slowLag,
-                    terminated ? WatcherState::Terminated
-                    : t >= 45  ? WatcherState::Lagging
-                               : WatcherState::Live);
+        WatcherSnapshot slow = watcher(QStringLiteral("audit-exporter"), pods, m_slowRv, slowLag,
+                                       terminated ? WatcherState::Terminated
+                                       : t >= 45  ? WatcherState::Lagging
+                                                  : WatcherState::Live);
         slow.profile = QStringLiteral("client-go 0.18.9");
         slow.relists = t >= 72 ? 1 : 0;
         WatcherSnapshot cmInformer =

@@ -23,9 +23,9 @@
 #include <QScatterSeries>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QTest>
 #include <QValueAxis>
 #include <QWheelEvent>
-#include <QTest>
 #include <memory>
 
 using namespace ws;
@@ -70,10 +70,7 @@ struct Harness {
 QString stateOf(const MainWindow& w, const QString& id) {
     const int row = w.watcherModel()->rowOf(kResource, id);
     return row < 0 ? QString()
-                   : w.watcherModel()
-                         ->index(row, WatcherTableModel::StateColumn)
-                         .data()
-                         .toString();
+                   : w.watcherModel()->index(row, WatcherTableModel::StateColumn).data().toString();
 }
 
 // The y values of a watcher's line as drawn, left to right.
@@ -96,6 +93,7 @@ private slots:
     void initTestCase() { QLocale::setDefault(QLocale::c()); }
     void slowWatcherStandsOut();
     void keyboardAndMouseMoveAllCharts();
+    void screenshot();
 
 private:
     void runToEnd(Harness& h);
@@ -286,6 +284,34 @@ void TestGuiLag::keyboardAndMouseMoveAllCharts() {
     QTest::keyClick(rv, Qt::Key_Left);
     QVERIFY(!rv->followsLive());
     QVERIFY(!lag->followsLive());
+}
+
+void TestGuiLag::screenshot() {
+    // The window at the end of the scenario with the lag view and the watcher table shown;
+    // WS_SCREENSHOT=path saves it (run under Xvfb with QT_QPA_PLATFORM=xcb for the real style).
+    Harness h;
+    QString error;
+    QVERIFY2(h.open(0, &error), qPrintable(error));
+    MainWindow& w = *h.window;
+    runToEnd(h);
+    w.chartsPane()->setView(ChartsPane::View::Lag);
+    w.paneTabs()->setCurrentWidget(w.watcherView());
+    w.watcherView()->sortByColumn(WatcherTableModel::LagRevisionsColumn, Qt::DescendingOrder);
+    w.setSpan(qEnvironmentVariableIsSet("WS_SCREENSHOT_SPAN")
+                  ? qEnvironmentVariableIntValue("WS_SCREENSHOT_SPAN")
+                  : 300);
+    if (qEnvironmentVariableIntValue("WS_SCREENSHOT_SECONDS") > 0) {
+        QComboBox* unit = w.chartsPane()->lagUnitChooser();
+        unit->setCurrentIndex(1);
+        emit unit->activated(1);
+    }
+    w.chartsPane()->lagChart()->replotNow();
+    QTest::qWait(200);
+    const QPixmap shot = w.grab();
+    QVERIFY(!shot.isNull());
+    const QString path = qEnvironmentVariable("WS_SCREENSHOT");
+    if (!path.isEmpty())
+        QVERIFY(shot.save(path));
 }
 
 QTEST_MAIN(TestGuiLag)

@@ -169,13 +169,14 @@ void TestWatcherTableModel::numericSort_data() {
     QTest::addColumn<QStringList>("ascending");
     // As text these would sort "10" < "100" < "9", and "-" first: numbers sort as numbers.
     QTest::newRow("rv") << int(WatcherTableModel::RvColumn)
-                        << QStringList{QStringLiteral("c"), QStringLiteral("a"), QStringLiteral("b")};
+                        << QStringList{QStringLiteral("c"), QStringLiteral("a"),
+                                       QStringLiteral("b")};
     QTest::newRow("lag revisions")
         << int(WatcherTableModel::LagRevisionsColumn)
         << QStringList{QStringLiteral("b"), QStringLiteral("c"), QStringLiteral("a")};
-    QTest::newRow("lag seconds")
-        << int(WatcherTableModel::LagSecondsColumn)
-        << QStringList{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")};
+    QTest::newRow("lag seconds") << int(WatcherTableModel::LagSecondsColumn)
+                                 << QStringList{QStringLiteral("a"), QStringLiteral("b"),
+                                                QStringLiteral("c")};
     QTest::newRow("errors") << int(WatcherTableModel::ErrorsColumn)
                             << QStringList{QStringLiteral("c"), QStringLiteral("b"),
                                            QStringLiteral("a")};
@@ -222,8 +223,8 @@ void TestWatcherTableModel::numericSort() {
 
 void TestWatcherTableModel::stateAndErrors() {
     WatcherTableModel model;
-    WatcherSnapshot w = watcher(QStringLiteral("informer-0"), QStringLiteral("pods"), 500, 40,
-                                WatcherState::Stuck);
+    WatcherSnapshot w =
+        watcher(QStringLiteral("informer-0"), QStringLiteral("pods"), 500, 40, WatcherState::Stuck);
     w.selector = QStringLiteral("spec.nodeName=node-3");
     w.errors = 4;
     w.detail = QStringLiteral("watching");
@@ -238,8 +239,9 @@ void TestWatcherTableModel::stateAndErrors() {
              QStringLiteral("spec.nodeName=node-3"));
     QCOMPARE(cell(WatcherTableModel::ErrorsColumn).toString(), QStringLiteral("4"));
     QVERIFY(cell(WatcherTableModel::IdColumn, Qt::ForegroundRole).value<QColor>().isValid());
-    QVERIFY(cell(WatcherTableModel::IdColumn, Qt::ToolTipRole).toString().contains(
-        QStringLiteral("stuck")));
+    QVERIFY(cell(WatcherTableModel::IdColumn, Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("stuck")));
     QCOMPARE(model.headerData(WatcherTableModel::ErrorsColumn, Qt::Horizontal).toString(),
              QStringLiteral("Errors"));
     QCOMPARE(model.headerData(WatcherTableModel::SelectorColumn, Qt::Horizontal).toString(),

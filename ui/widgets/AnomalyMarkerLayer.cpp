@@ -8,8 +8,7 @@
 
 namespace ws {
 
-AnomalyMarkerLayer::AnomalyMarkerLayer(QChart* chart, QValueAxis* x, QValueAxis* y,
-                                       QObject* parent)
+AnomalyMarkerLayer::AnomalyMarkerLayer(QChart* chart, QValueAxis* x, QValueAxis* y, QObject* parent)
     : QObject(parent), m_series(new QScatterSeries) {
     m_series->setName(tr("anomaly"));
     m_series->setMarkerShape(QScatterSeries::MarkerShapeCircle);
@@ -22,9 +21,8 @@ AnomalyMarkerLayer::AnomalyMarkerLayer(QChart* chart, QValueAxis* x, QValueAxis*
     connect(m_series, &QScatterSeries::clicked, this, &AnomalyMarkerLayer::onClicked);
 }
 
-bool AnomalyMarkerLayer::add(const AnomalyList& batch, qint64 firstSerial,
-                             const QString& resource, bool following, double fromMs,
-                             double toMs) {
+bool AnomalyMarkerLayer::add(const AnomalyList& batch, qint64 firstSerial, const QString& resource,
+                             bool following, double fromMs, double toMs) {
     // A batch is usually about one resource: look its list up once. (Only `last` is kept as a
     // pointer: a new key may move the hash's values.)
     QVector<Marker>* last = nullptr;
@@ -43,8 +41,8 @@ bool AnomalyMarkerLayer::add(const AnomalyList& batch, qint64 firstSerial,
         auto pos = std::upper_bound(last->begin(), last->end(), m.timeMs,
                                     [](double x, const Marker& mk) { return x < mk.timeMs; });
         last->insert(pos, m);
-        shown = shown || (a.resource == resource &&
-                          (following || (m.timeMs >= fromMs && m.timeMs <= toMs)));
+        shown = shown ||
+                (a.resource == resource && (following || (m.timeMs >= fromMs && m.timeMs <= toMs)));
     }
     // Trimmed once per batch: trimming per marker shifted the whole list for each one, which an
     // anomaly storm turned into most of a frame.

@@ -36,8 +36,8 @@ public:
     QScatterSeries* series() const { return m_series; }
     // `firstSerial`: the session-wide number of batch[0]. True when a marker of the batch is on
     // `resource` within [fromMs, toMs] (or later, when `following`): a redraw is due.
-    bool add(const AnomalyList& batch, qint64 firstSerial, const QString& resource,
-             bool following, double fromMs, double toMs);
+    bool add(const AnomalyList& batch, qint64 firstSerial, const QString& resource, bool following,
+             double fromMs, double toMs);
     void clear();
     // Draws the markers of `resource` within [fromMs, toMs] where `place` puts them; calls
     // `drawn(y)` for each (the chart widens its y axis).

@@ -94,8 +94,7 @@ bool ChartInteraction::eventFilter(QObject* watched, QEvent* event) {
         if (!onViewport || !m_pressed || !(e->buttons() & Qt::LeftButton))
             break;
         const QPoint pos = e->position().toPoint();
-        if (!m_dragging &&
-            (pos - m_pressPos).manhattanLength() < QApplication::startDragDistance())
+        if (!m_dragging && (pos - m_pressPos).manhattanLength() < QApplication::startDragDistance())
             break;
         m_dragging = true;
         const int dx = pos.x() - m_lastPos.x();

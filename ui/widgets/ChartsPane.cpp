@@ -83,8 +83,7 @@ ChartsPane::ChartsPane(const ChartData* data, QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(splitter);
 
-    connect(m_viewButtons, &QButtonGroup::idClicked, this,
-            [this](int id) { setView(View(id)); });
+    connect(m_viewButtons, &QButtonGroup::idClicked, this, [this](int id) { setView(View(id)); });
     connect(m_unitBox, &QComboBox::activated, this, [this](int index) {
         m_lagChart->setUnit(LagChart::Unit(m_unitBox->itemData(index).toInt()));
     });
@@ -95,9 +94,8 @@ ChartsPane::ChartsPane(const ChartData* data, QWidget* parent)
     auto* toggle = new QAction(this);
     toggle->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
     toggle->setShortcutContext(Qt::WindowShortcut);
-    connect(toggle, &QAction::triggered, this, [this] {
-        setView(view() == View::Lag ? View::ResourceVersions : View::Lag);
-    });
+    connect(toggle, &QAction::triggered, this,
+            [this] { setView(view() == View::Lag ? View::ResourceVersions : View::Lag); });
     addAction(toggle);
 
     connect(m_rvChart, &RvTimelineChart::anomalyClicked, this, &ChartsPane::anomalyClicked);

@@ -121,8 +121,8 @@ void LagChart::prepareReplot() {
 
 void LagChart::restack() {
     // QtCharts draws series in the order they were added: the threshold and the markers on top.
-    for (QXYSeries* s : {static_cast<QXYSeries*>(m_threshold),
-                         static_cast<QXYSeries*>(m_markers->series())}) {
+    for (QXYSeries* s :
+         {static_cast<QXYSeries*>(m_threshold), static_cast<QXYSeries*>(m_markers->series())}) {
         chart()->removeSeries(s);
         chart()->addSeries(s);
         s->attachAxis(axisX());
@@ -148,9 +148,9 @@ void LagChart::finishReplot(double fromMs, double toMs) {
         m_resource, fromMs, toMs,
         [this](const AnomalyMarkerLayer::Marker& m, double* y) {
             *y = 0;
-            const SeriesBuffer* s =
-                m_data && !m.watcher.isEmpty() ? m_data->series(m_resource, seriesName(m.watcher))
-                                               : nullptr;
+            const SeriesBuffer* s = m_data && !m.watcher.isEmpty()
+                                        ? m_data->series(m_resource, seriesName(m.watcher))
+                                        : nullptr;
             if (s)
                 s->valueAt(m.timeMs, y);
             return true;

@@ -83,7 +83,7 @@ void MainWindow::buildPanes() {
                                           WatcherTableModel::SortRole);
     m_watcherPane->sortByColumn(WatcherTableModel::IdColumn, Qt::AscendingOrder);
     setColumnWidths(m_watcherPane->horizontalHeader(),
-                    {190, 85, 90, 110, 105, 70, 70, 60, 75, 55, 50, 80});
+                    {175, 85, 90, 90, 105, 70, 70, 60, 75, 55, 50, 80});
     m_cachePane =
         new ResourceTablePane(m_caches, CacheTableModel::ResourceColumn, CacheTableModel::SortRole);
     m_cachePane->sortByColumn(CacheTableModel::ResourceColumn, Qt::AscendingOrder);
@@ -709,14 +709,18 @@ void MainWindow::fold(const EngineUpdate& update, qint64 missingAnomalies) {
 void MainWindow::updateTabTitles() {
     const AnomalyListModel* list = anomalyModel();
     const int total = list->rowCount();
-    m_tabs->setTabText(m_tabs->indexOf(m_incidentsPane),
-                       tr("Incidents (%1)").arg(incidentModel()->incidentCount()));
-    m_tabs->setTabText(m_tabs->indexOf(m_anomaliesPane), tr("Anomalies (%1)").arg(total));
+    // QTabBar lays the bar out and repaints the tabs on every setTabText, even of the same text:
+    // at 30 updates a second that was most of the window's CPU. Only changed titles are set.
+    const auto setTitle = [this](QWidget* pane, const QString& title) {
+        const int index = m_tabs->indexOf(pane);
+        if (m_tabs->tabText(index) != title)
+            m_tabs->setTabText(index, title);
+    };
+    setTitle(m_incidentsPane, tr("Incidents (%1)").arg(incidentModel()->incidentCount()));
+    setTitle(m_anomaliesPane, tr("Anomalies (%1)").arg(total));
     // Counts of what the tables show, and of all there is when they show one resource of several.
-    m_tabs->setTabText(m_tabs->indexOf(m_watcherPane),
-                       tr("Watchers (%1)").arg(m_watcherPane->countText()));
-    m_tabs->setTabText(m_tabs->indexOf(m_cachePane),
-                       tr("Watch caches (%1)").arg(m_cachePane->countText()));
+    setTitle(m_watcherPane, tr("Watchers (%1)").arg(m_watcherPane->countText()));
+    setTitle(m_cachePane, tr("Watch caches (%1)").arg(m_cachePane->countText()));
     const qint64 dropped = list->droppedCount();
     m_statusBar->setAnomalyCount(
         dropped == 0 ? tr("anomalies %1").arg(total)

@@ -133,7 +133,8 @@ void RvTimelineChart::finishReplot(double fromMs, double toMs) {
         m_resource, fromMs, toMs,
         [&](const AnomalyMarkerLayer::Marker& m, double* y) {
             *y = double(m.rv);
-            const bool rvUsable = m.rv != 0 && (!haveRange || (*y >= lo - slack && *y <= hi + slack));
+            const bool rvUsable =
+                m.rv != 0 && (!haveRange || (*y >= lo - slack && *y <= hi + slack));
             return rvUsable || (head && head->valueAt(m.timeMs, y));
         },
         [this](double y) { includeY(y); });
