@@ -38,6 +38,9 @@ int main(int argc, char* argv[]) {
     QApplication::setApplicationName(QStringLiteral("WatchScope"));
     QApplication::setApplicationVersion(QStringLiteral(WS_VERSION));
     QApplication::setOrganizationName(QStringLiteral("WatchScope"));
+    // The installed desktop entry (packaging/watchscope.desktop): on Wayland it becomes the
+    // window's app id, so the desktop shows the entry's name and icon for the window.
+    QGuiApplication::setDesktopFileName(QStringLiteral("watchscope"));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(

@@ -65,22 +65,11 @@ BufferOccupancyChart::BufferOccupancyChart(QWidget* parent)
     layout->setSpacing(2);
     layout->addLayout(header);
     layout->addWidget(m_view, 1);
-
-    m_gaugeTimer.setSingleShot(true);
-    m_gaugeTimer.setInterval(kGaugeIntervalMs);
-    connect(&m_gaugeTimer, &QTimer::timeout, this, [this] {
-        if (!m_gaugeDirty)
-            return;
-        m_gaugeDirty = false;
-        updateGauge();
-        m_gaugeTimer.start();
-    });
 }
 
 void BufferOccupancyChart::setResource(const QString& resource) {
     m_resource = resource;
     m_view->setResource(resource);
-    m_gaugeDirty = false;
     updateGauge();
 }
 
@@ -89,17 +78,11 @@ void BufferOccupancyChart::applySnapshots(const QVector<CacheSnapshot>& caches) 
         return;
     for (const CacheSnapshot& c : caches)
         m_latest.insert(c.resource + QLatin1Char('\x1f') + c.apiserver, c);
-    if (m_gaugeTimer.isActive()) {
-        m_gaugeDirty = true; // shown when the interval is over
-        return;
-    }
-    updateGauge();
-    m_gaugeTimer.start();
+    m_gaugeRefresh.request();
 }
 
 void BufferOccupancyChart::reset() {
     m_latest.clear();
-    m_gaugeDirty = false;
     updateGauge();
     m_view->reset();
 }

@@ -1,9 +1,9 @@
 #pragma once
 
 #include "engine/EngineUpdate.h"
+#include "viewstate/ThrottledRefresh.h"
 
 #include <QHash>
-#include <QTimer>
 #include <QWidget>
 
 class QLabel;
@@ -38,11 +38,8 @@ private:
     QProgressBar* m_gauge;
     QString m_resource;
     QHash<QString, CacheSnapshot> m_latest; // by resource + apiserver
-    // The gauge's numbers change with nearly every update: redrawn at most kGaugeIntervalMs
-    // apart (a QProgressBar repaint per update was a tenth of the window's CPU).
-    static constexpr int kGaugeIntervalMs = 250;
-    QTimer m_gaugeTimer;
-    bool m_gaugeDirty = false;
+    // The gauge changes with every update; a few redraws a second read the same.
+    ThrottledRefresh m_gaugeRefresh{250, [this] { updateGauge(); }};
 };
 
 } // namespace ws

@@ -56,6 +56,9 @@ LiveChartView::LiveChartView(QWidget* parent)
     m_replotTimer.setSingleShot(true);
     m_replotTimer.setInterval(kReplotIntervalMs);
     connect(&m_replotTimer, &QTimer::timeout, this, &LiveChartView::replotNow);
+    m_settleTimer.setSingleShot(true);
+    m_settleTimer.setInterval(kSettleMs);
+    connect(&m_settleTimer, &QTimer::timeout, this, &LiveChartView::scheduleReplot);
 }
 
 void LiveChartView::setChartData(const ChartData* data) {
@@ -76,18 +79,27 @@ void LiveChartView::setLiveEdge(double ms) {
     // Redraw only when what is shown changed. Following, the window moves with the edge (or the
     // resource got samples). Parked, new samples of the resource can only show while the data
     // drawn last ended inside the window: samples come in time order.
-    // Following, a move of less than a pixel column would not move a line by a pixel: the
-    // samples it brings are drawn with the next column's.
     const quint64 generation = m_data ? m_data->generation(m_resource) : 0;
     const bool newSamples = generation != m_drawnGeneration;
-    const bool moved = m_drawnEdgeMs < 0 || m_edgeMs - m_drawnEdgeMs >= msPerColumn();
-    if (m_follow ? (m_edgeMs != before && moved) || (newSamples && m_edgeMs == m_drawnEdgeMs)
-                 : (newSamples && (m_replotCount == 0 || before < m_toMs)))
+    if (!m_follow) {
+        if (newSamples && (m_replotCount == 0 || before < m_toMs))
+            scheduleReplot();
+        return;
+    }
+    if (m_edgeMs == m_drawnEdgeMs && !newSamples)
+        return;
+    // Following, what changes is the right end: the window slides and new samples appear at
+    // the edge. A 1 min window on ~600 columns moves one column every 100 ms, so redrawing at
+    // 30 Hz would redraw the same picture three times. Redraw once the edge has moved a few
+    // columns; the rest shows when the stream pauses (the settle timer), so nothing stays
+    // undrawn.
+    const double msPerColumn = m_spanMs / std::max(1, plotColumns());
+    if (m_replotCount == 0 || m_edgeMs - m_drawnEdgeMs >= kFollowStepColumns * msPerColumn ||
+        m_edgeMs < m_drawnEdgeMs) {
         scheduleReplot();
-}
-
-double LiveChartView::msPerColumn() const {
-    return m_spanMs / double(std::max(plotColumns(), 1));
+        return;
+    }
+    m_settleTimer.start(); // restarted by every update: fires once the updates stop
 }
 
 double LiveChartView::viewCentreMs() const {
@@ -108,8 +120,8 @@ double LiveChartView::dataStartMs() const {
 
 void LiveChartView::reset() {
     m_edgeMs = 0;
+    m_drawnEdgeMs = 0;
     m_centerMs = 0;
-    m_drawnEdgeMs = -1;
     scheduleReplot();
 }
 
@@ -208,6 +220,7 @@ bool LiveChartView::plottedYRange(double* lo, double* hi) const {
 
 void LiveChartView::replotNow() {
     m_replotTimer.stop();
+    m_settleTimer.stop();
     m_pendingWhileHidden = false;
     ++m_replotCount;
     m_drawnGeneration = m_data ? m_data->generation(m_resource) : 0;

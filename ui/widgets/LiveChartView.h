@@ -18,7 +18,7 @@ class ChartInteraction;
 // second) and each bound series gets at most one replace() per replot with min/max-decimated
 // points, never per-point append() (quadratic in QtCharts), and none when its points did not
 // change. A replot happens only when what is shown changed: following, once the live edge moved
-// by a pixel column (less would not move a line by a pixel); parked, when new samples land in
+// kFollowStepColumns pixel columns (or the updates paused); parked, when new samples land in
 // view; never while the chart is hidden (one replot catches up when it is shown). Wheel, drag and
 // keys move it through ChartInteraction. Software rendering only: OpenGL crashes on the
 // offscreen platform CI uses.
@@ -26,6 +26,10 @@ class LiveChartView : public QChartView {
     Q_OBJECT
 public:
     static constexpr int kReplotIntervalMs = 33;
+    // Following the live edge, redraw once it moved this many pixel columns...
+    static constexpr int kFollowStepColumns = 8;
+    // ...or this long after the last update that moved it less.
+    static constexpr int kSettleMs = 400;
 
     explicit LiveChartView(QWidget* parent = nullptr);
 
@@ -105,14 +109,14 @@ protected:
     QString m_resource;
 
 private:
-    double msPerColumn() const;
-
     QValueAxis* m_axisX;
     QValueAxis* m_axisY;
     ChartInteraction* m_interaction = nullptr;
     QHash<QString, QXYSeries*> m_bound;
     QTimer m_replotTimer;
+    QTimer m_settleTimer;
     double m_edgeMs = 0;
+    double m_drawnEdgeMs = 0; // the live edge at the last replot
     double m_centerMs = 0;
     double m_spanMs = 60 * 1000.0;
     double m_fromMs = 0;
@@ -124,7 +128,6 @@ private:
     bool m_frozen = false;
     bool m_pendingWhileFrozen = false;
     bool m_pendingWhileHidden = false;
-    double m_drawnEdgeMs = -1; // the live edge of the last replot
     bool m_yIncludesZero = false;
     bool m_zeroMeansAbsent = false;
     int m_replotCount = 0;

@@ -709,8 +709,7 @@ void MainWindow::fold(const EngineUpdate& update, qint64 missingAnomalies) {
 void MainWindow::updateTabTitles() {
     const AnomalyListModel* list = anomalyModel();
     const int total = list->rowCount();
-    // QTabBar lays the bar out and repaints the tabs on every setTabText, even of the same text:
-    // at 30 updates a second that was most of the window's CPU. Only changed titles are set.
+    // QTabBar relayouts and repaints on every setTabText: only set the titles that changed.
     const auto setTitle = [this](QWidget* pane, const QString& title) {
         const int index = m_tabs->indexOf(pane);
         if (m_tabs->tabText(index) != title)
