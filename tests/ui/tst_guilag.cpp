@@ -5,6 +5,7 @@
 // watcher stays on 0, its anomaly markers open the anomaly, and the charts zoom and pan with the
 // keyboard, the wheel and a drag, all of them together.
 #include "charts/ChartData.h"
+#include "charts/SeriesBuffer.h"
 #include "engine/Session.h"
 #include "models/WatcherTableModel.h"
 #include "session/SessionSwitcher.h"
@@ -93,6 +94,7 @@ private slots:
     void initTestCase() { QLocale::setDefault(QLocale::c()); }
     void slowWatcherStandsOut();
     void keyboardAndMouseMoveAllCharts();
+    void millionPointsDecimated();
     void screenshot();
 
 private:
@@ -286,6 +288,44 @@ void TestGuiLag::keyboardAndMouseMoveAllCharts() {
     QVERIFY(!lag->followsLive());
 }
 
+void TestGuiLag::millionPointsDecimated() {
+    // A lag series of 1,000,000 samples (over 27 hours at 10 a second): drawn min/max-decimated
+    // like the RV chart, at most two points a pixel column plus the edges, and a one-sample
+    // spike in the middle survives.
+    constexpr int kPoints = 1000000;
+    SeriesBuffer::Limits limits;
+    limits.spanMs = 1e12;
+    limits.maxPoints = kPoints;
+    ChartData data(limits);
+    QVector<QPointF> lag;
+    QVector<QPointF> idle;
+    lag.reserve(kPoints);
+    idle.reserve(kPoints);
+    for (int i = 0; i < kPoints; ++i) {
+        const double ms = i * 100.0;
+        lag.append(QPointF(ms, i == kPoints / 2 ? 90000 : i % 50));
+        idle.append(QPointF(ms, 0));
+    }
+    data.apply({SeriesDelta{kResource, QStringLiteral("watcher_lag:") + kSlow, lag},
+                SeriesDelta{kResource, QStringLiteral("watcher_lag:informer-0"), idle}});
+    LagChart chart;
+    chart.resize(900, 400);
+    chart.setChartData(&data);
+    chart.setResource(kResource);
+    chart.setSpanSeconds(24 * 3600);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.setLiveEdge(data.latestTimeMs());
+    chart.replotNow();
+    const int columns = chart.lastReplotColumns();
+    QVERIFY(columns > 300);
+    const int points = chart.pointCount(chart.seriesName(kSlow));
+    QVERIFY2(points > columns && points <= 2 * columns + 3, qPrintable(QString::number(points)));
+    QCOMPARE(chart.drawnMax(kSlow), 90000.0);
+    QCOMPARE(chart.drawnMax(QStringLiteral("informer-0")), 0.0);
+    QVERIFY(chart.pointCount(chart.seriesName(QStringLiteral("informer-0"))) <= 2 * columns + 3);
+}
+
 void TestGuiLag::screenshot() {
     // The window at the end of the scenario with the lag view and the watcher table shown;
     // WS_SCREENSHOT=path saves it (run under Xvfb with QT_QPA_PLATFORM=xcb for the real style).
@@ -306,7 +346,7 @@ void TestGuiLag::screenshot() {
         emit unit->activated(1);
     }
     w.chartsPane()->lagChart()->replotNow();
-    QTest::qWait(200);
+    QTest::qWait(800); // the status bar's figures are refreshed a few times a second
     const QPixmap shot = w.grab();
     QVERIFY(!shot.isNull());
     const QString path = qEnvironmentVariable("WS_SCREENSHOT");
