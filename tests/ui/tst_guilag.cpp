@@ -236,6 +236,10 @@ void TestGuiLag::keyboardAndMouseMoveAllCharts() {
     lag->replotNow();
     QCOMPARE(lag->visibleFromMs(), lag->dataStartMs());
     QVERIFY(lag->dataStartMs() < 1000);
+    // Nothing before the oldest data: Left stays put.
+    QTest::keyClick(lag, Qt::Key_Left);
+    lag->replotNow();
+    QCOMPARE(lag->visibleFromMs(), lag->dataStartMs());
     // '+' while parked zooms around the centre.
     const double centre = (lag->visibleFromMs() + lag->visibleToMs()) / 2;
     QTest::keyClick(lag, Qt::Key_Equal);

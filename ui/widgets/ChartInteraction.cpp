@@ -51,8 +51,14 @@ void ChartInteraction::panBy(double ms) {
         followLive();
         return;
     }
-    if (ms < 0 && m_chart->followsLive() && m_chart->liveEdgeMs() < 2 * half)
-        return; // everything there is is already in view
+    if (ms < 0) {
+        // Not past the oldest data kept: there is nothing to see before it.
+        const double earliest = m_chart->dataStartMs() + half;
+        if (m_chart->viewCentreMs() <= earliest)
+            return;
+        m_chart->navigateTo(std::max(centre, earliest));
+        return;
+    }
     m_chart->navigateTo(centre);
 }
 

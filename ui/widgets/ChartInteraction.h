@@ -15,7 +15,8 @@ class LiveChartView;
 //   drag (left)      pan: the chart parks on what is dragged into view; dragged back to the newest
 //                    data it follows it again. A click without a drag still reaches the markers.
 //   + / =   -        zoom in / out, around the centre (or the live edge, following)
-//   Left / Right     pan by a tenth of the span (Shift: half); Right at the newest data follows
+//   Left / Right     pan by a tenth of the span (Shift: half), not before the oldest data kept;
+//                    Right up to the newest data follows it again
 //   Home             park on the oldest data kept
 //   End              follow the newest data again
 //
