@@ -42,6 +42,7 @@ private:
     std::unique_ptr<EtcdEventProcessor> m_processor;
     std::unique_ptr<EtcdFrameDecoder> m_decoder;
     TimeUs m_time = 0; // the processor's clock: a frame's receive time while decoding
+    QString m_selector; // what the watch covers: "prefix /registry/"
     TimeUs m_nextSample = 0;
 };
 
