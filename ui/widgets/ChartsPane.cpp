@@ -23,8 +23,8 @@ ChartsPane::ChartsPane(const ChartData* data, QWidget* parent)
       m_viewButtons(new QButtonGroup(this)), m_unitBox(new QComboBox) {
     m_rvChart->setObjectName(QStringLiteral("rvChart"));
     m_lagChart->setObjectName(QStringLiteral("lagChart"));
-    m_rvChart->setPalette(&m_palette);
-    m_lagChart->setPalette(&m_palette);
+    m_rvChart->setWatcherPalette(&m_palette);
+    m_lagChart->setWatcherPalette(&m_palette);
     for (LiveChartView* v : views())
         v->setChartData(data);
 
@@ -74,6 +74,7 @@ ChartsPane::ChartsPane(const ChartData* data, QWidget* parent)
     leftLayout->addWidget(m_stack, 1);
 
     auto* splitter = new QSplitter(Qt::Horizontal);
+    splitter->setObjectName(QStringLiteral("chartsSplitter"));
     splitter->addWidget(left);
     splitter->addWidget(m_bufferChart);
     splitter->setStretchFactor(0, 2);
@@ -91,7 +92,7 @@ ChartsPane::ChartsPane(const ChartData* data, QWidget* parent)
         unitLabel->setVisible(view == View::Lag);
         m_unitBox->setVisible(view == View::Lag);
     });
-    auto* toggle = new QAction(this);
+    auto* toggle = new QAction(tr("Watcher lag / resource versions chart"), this);
     toggle->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
     toggle->setShortcutContext(Qt::WindowShortcut);
     connect(toggle, &QAction::triggered, this,

@@ -27,6 +27,7 @@ LagChart::LagChart(QWidget* parent)
     setYIncludesZero(true);
     chart()->legend()->setAlignment(Qt::AlignRight);
     chart()->legend()->setShowToolTips(true);
+    m_markers->series()->setBorderColor(palette().color(QPalette::Base));
     connect(m_markers, &AnomalyMarkerLayer::clicked, this, &LagChart::anomalyClicked);
 
     QPen pen(QColor(0xd6, 0x27, 0x28), 1.0, Qt::DashLine);
@@ -39,7 +40,12 @@ LagChart::LagChart(QWidget* parent)
     setUnit(Unit::Revisions);
 }
 
-void LagChart::setPalette(WatcherPalette* palette) {
+void LagChart::paletteApplied(const QPalette& palette) {
+    if (m_markers)
+        m_markers->series()->setBorderColor(palette.color(QPalette::Base));
+}
+
+void LagChart::setWatcherPalette(WatcherPalette* palette) {
     m_palette = palette ? palette : &m_ownPalette;
 }
 

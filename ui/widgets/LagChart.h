@@ -23,7 +23,7 @@ public:
 
     explicit LagChart(QWidget* parent = nullptr);
 
-    void setPalette(WatcherPalette* palette);
+    void setWatcherPalette(WatcherPalette* palette);
     void setUnit(Unit unit);
     Unit unit() const { return m_unit; }
     // The series prefix of the unit: "watcher_lag:" or "watcher_lag_seconds:".
@@ -47,6 +47,7 @@ signals:
 protected:
     void prepareReplot() override;
     void finishReplot(double fromMs, double toMs) override;
+    void paletteApplied(const QPalette& palette) override;
 
 private:
     void unbindWatchers();

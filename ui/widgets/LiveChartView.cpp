@@ -5,6 +5,8 @@
 #include "charts/Decimation.h"
 
 #include <QChart>
+#include <QEvent>
+#include <QLegend>
 #include <QValueAxis>
 #include <QXYSeries>
 #include <cmath>
@@ -27,7 +29,6 @@ double niceStep(double range, int ticks) {
 LiveChartView::LiveChartView(QWidget* parent)
     : QChartView(new QChart, parent), m_axisX(new QValueAxis(this)), m_axisY(new QValueAxis(this)) {
     QChart* c = chart();
-    c->setTheme(QChart::ChartThemeLight);
     c->setAnimationOptions(QChart::NoAnimation); // animations fight 30 Hz replots
     c->setMargins(QMargins(4, 4, 4, 4));
     c->setBackgroundRoundness(0);
@@ -49,6 +50,7 @@ LiveChartView::LiveChartView(QWidget* parent)
     m_axisY->setRange(0, 1);
     setRenderHint(QPainter::Antialiasing, false);
     setMinimumSize(240, 180);
+    applyPalette();
     // Keys zoom and pan (ChartInteraction): a click or Tab gives the chart the focus.
     setFocusPolicy(Qt::StrongFocus);
     m_interaction = new ChartInteraction(this);
@@ -59,6 +61,40 @@ LiveChartView::LiveChartView(QWidget* parent)
     m_settleTimer.setSingleShot(true);
     m_settleTimer.setInterval(kSettleMs);
     connect(&m_settleTimer, &QTimer::timeout, this, &LiveChartView::scheduleReplot);
+}
+
+bool LiveChartView::isDark(const QPalette& palette) {
+    return palette.color(QPalette::Window).lightness() < 128;
+}
+
+void LiveChartView::applyPalette() {
+    // The chart's colours follow the widget palette (the system's light or dark scheme) without
+    // QChart::setTheme(), which would also reset every series' pen.
+    const QPalette p = palette();
+    QChart* c = chart();
+    c->setBackgroundBrush(p.brush(QPalette::Base));
+    c->setBackgroundPen(Qt::NoPen);
+    c->setPlotAreaBackgroundVisible(false);
+    c->setTitleBrush(p.brush(QPalette::Text));
+    c->legend()->setLabelColor(p.color(QPalette::Text));
+    QColor grid = p.color(QPalette::Text);
+    grid.setAlpha(40);
+    for (QValueAxis* axis : {m_axisX, m_axisY}) {
+        axis->setLabelsColor(p.color(QPalette::Text));
+        axis->setTitleBrush(p.brush(QPalette::Text));
+        axis->setLinePenColor(p.color(QPalette::Mid));
+        axis->setGridLineColor(grid);
+    }
+    setBackgroundBrush(p.brush(QPalette::Base));
+    paletteApplied(p);
+}
+
+void LiveChartView::changeEvent(QEvent* event) {
+    QChartView::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        applyPalette();
+        scheduleReplot();
+    }
 }
 
 void LiveChartView::setChartData(const ChartData* data) {

@@ -82,6 +82,9 @@ public:
     int replotCount() const { return m_replotCount; }
     int plotColumns() const;
     int lastReplotColumns() const { return m_lastColumns; } // decimation width last used
+    // Dark scheme: a palette whose window colour is dark (Qt 6.4 has no colour-scheme hint;
+    // the platform theme hands the system's scheme over as the palette).
+    static bool isDark(const QPalette& palette);
 
 public slots:
     void scheduleReplot();
@@ -97,11 +100,14 @@ protected:
     virtual void prepareReplot() {}
     virtual void finishReplot(double /*fromMs*/, double /*toMs*/) {}
     virtual void axesUpdated() {}
+    // The palette changed (light/dark): recolour what the subclass drew in palette colours.
+    virtual void paletteApplied(const QPalette& /*palette*/) {}
     // Let subclasses widen the y range (e.g. for markers) before the axis is set.
     void includeY(double y);
     // The y range of what was plotted so far in this replot (false when nothing was).
     bool plottedYRange(double* lo, double* hi) const;
 
+    void changeEvent(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void showEvent(QShowEvent* event) override;
 
@@ -109,6 +115,8 @@ protected:
     QString m_resource;
 
 private:
+    void applyPalette();
+
     QValueAxis* m_axisX;
     QValueAxis* m_axisY;
     ChartInteraction* m_interaction = nullptr;

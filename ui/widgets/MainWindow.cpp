@@ -9,6 +9,7 @@
 #include "RvTimelineChart.h"
 #include "ScenarioPicker.h"
 #include "SessionStatusBar.h"
+#include "ShortcutsDialog.h"
 #include "TableSetup.h"
 #include "engine/Session.h"
 #include "models/AnomalyFilterProxy.h"
@@ -114,6 +115,7 @@ void MainWindow::buildPanes() {
     showCorner();
 
     auto* lists = new QSplitter(Qt::Horizontal);
+    lists->setObjectName(QStringLiteral("listsSplitter")); // remembered by WindowLayoutMemory
     lists->addWidget(m_tabs);
     lists->addWidget(m_detail);
     lists->setStretchFactor(0, 3);
@@ -121,6 +123,7 @@ void MainWindow::buildPanes() {
     lists->setSizes({1040, 360});
 
     auto* central = new QSplitter(Qt::Vertical);
+    central->setObjectName(QStringLiteral("centralSplitter"));
     central->addWidget(m_chartsPane);
     central->addWidget(lists);
     central->setStretchFactor(0, 1);
@@ -486,7 +489,25 @@ void MainWindow::buildActions() {
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_pauseAction);
     view->addAction(m_followAction);
+    // Alt+1…Alt+9: the tabs below the charts, in their order.
+    for (int i = 0; i < 9; ++i) {
+        auto* tab = new QAction(tr("Show tab %1").arg(i + 1), this);
+        tab->setShortcut(QKeySequence(Qt::ALT | Qt::Key(Qt::Key_1 + i)));
+        tab->setShortcutContext(Qt::WindowShortcut);
+        connect(tab, &QAction::triggered, this, [this, i] {
+            if (i < m_tabs->count())
+                m_tabs->setCurrentIndex(i);
+        });
+        addAction(tab);
+    }
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* keys = help->addAction(tr("&Keyboard Shortcuts"), this, [this] {
+        auto* dialog = new ShortcutsDialog(this, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->open();
+    });
+    keys->setObjectName(QStringLiteral("shortcutsAction"));
+    keys->setShortcut(QKeySequence(Qt::Key_F1));
     help->addAction(tr("&About WatchScope"), this, [this] {
         QMessageBox::about(this, tr("About WatchScope"),
                            tr("<b>WatchScope</b> %1<br>Kubernetes watch streams and watch-cache "

@@ -41,10 +41,12 @@ RvTimelineChart::RvTimelineChart(QWidget* parent)
     chart()->legend()->setAlignment(Qt::AlignRight);
     chart()->legend()->setShowToolTips(true);
 
-    bindSeries(kHead, makeLine(tr("etcd head"), QColor(0x20, 0x20, 0x20), 2.0));
+    // The head in the text colour: the strongest line of the chart in light and dark alike.
+    bindSeries(kHead, makeLine(tr("etcd head"), palette().color(QPalette::Text), 2.0));
     // Dashed: the cache usually sits on the head, and both must stay visible there.
     bindSeries(kCache, makeLine(tr("watch cache"), QColor(0x1f, 0x77, 0xb4), 2.0, Qt::DashLine));
 
+    m_markers->series()->setBorderColor(palette().color(QPalette::Base));
     connect(m_markers, &AnomalyMarkerLayer::clicked, this, &RvTimelineChart::anomalyClicked);
 
     QPen focusPen(QColor(0xd6, 0x27, 0x28), 1.5, Qt::DashLine);
@@ -59,8 +61,18 @@ RvTimelineChart::RvTimelineChart(QWidget* parent)
         m->setVisible(false);
 }
 
-void RvTimelineChart::setPalette(WatcherPalette* palette) {
+void RvTimelineChart::setWatcherPalette(WatcherPalette* palette) {
     m_palette = palette ? palette : &m_ownPalette;
+}
+
+void RvTimelineChart::paletteApplied(const QPalette& palette) {
+    if (QXYSeries* head = boundSeries(kHead)) {
+        QPen pen = head->pen();
+        pen.setColor(palette.color(QPalette::Text));
+        head->setPen(pen);
+    }
+    if (m_markers)
+        m_markers->series()->setBorderColor(palette.color(QPalette::Base));
 }
 
 void RvTimelineChart::prepareReplot() {

@@ -22,7 +22,7 @@ public:
     explicit RvTimelineChart(QWidget* parent = nullptr);
 
     // Watcher colours shared with the other charts of the pane (its own palette otherwise).
-    void setPalette(WatcherPalette* palette);
+    void setWatcherPalette(WatcherPalette* palette);
 
     // `firstSerial` is the session-wide number of batch[0] (AnomalyListModel::serialOf), so a
     // marker points back at its row even after the list dropped older ones.
@@ -45,6 +45,7 @@ protected:
     void prepareReplot() override;
     void finishReplot(double fromMs, double toMs) override;
     void axesUpdated() override;
+    void paletteApplied(const QPalette& palette) override;
 
 private:
     AnomalyMarkerLayer* m_markers;
