@@ -226,7 +226,7 @@ BufferOccupancyChart::BufferOccupancyChart(QWidget* parent)
     // the panel out whenever a number gets a digit longer, and that repaints far more than it.
     QHeaderView* header = m_table->horizontalHeader();
     header->setStretchLastSection(true);
-    setColumnWidths(header, {80, 118, 0, 64, 84});
+    setColumnWidths(header, {78, 112, 0, 60, 82});
     m_table->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
     fitTable();
 

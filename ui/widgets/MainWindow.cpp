@@ -133,7 +133,7 @@ void MainWindow::buildPanes() {
     top->addWidget(m_chartsPane);
     top->setStretchFactor(0, 0);
     top->setStretchFactor(1, 1);
-    top->setSizes({350, 1050});
+    top->setSizes({310, 1090});
     top->setChildrenCollapsible(false);
 
     auto* central = new QSplitter(Qt::Vertical);
