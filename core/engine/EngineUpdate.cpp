@@ -14,6 +14,7 @@ void mergeUpdate(EngineUpdate& older, EngineUpdate&& newer) {
     older.sourceState = std::move(newer.sourceState);
     older.caches = std::move(newer.caches);
     older.watchers = std::move(newer.watchers);
+    older.versions = std::move(newer.versions);
     older.anomalies += newer.anomalies;
     for (Incident& i : newer.incidents) {
         auto same = std::find_if(older.incidents.begin(), older.incidents.end(),

@@ -3,6 +3,7 @@
 #include "model/Anomaly.h"
 #include "model/Incident.h"
 #include "model/ResourceVersion.h"
+#include "model/VersionContext.h"
 
 #include <QMetaType>
 #include <QPointF>
@@ -56,6 +57,9 @@ struct EngineUpdate {
     AnomalyList anomalies;       // raised since the previous update
     QVector<Incident> incidents; // opened or grown since the previous update, as they are now
     QVector<SeriesDelta> series;
+    // The versions the sources know now (a snapshot: the newer update's win); what the anomaly
+    // explanations depend on.
+    VersionContext versions;
 };
 
 // Folds `newer` into `older` when the consumer has not taken `older` yet: snapshots, totals and

@@ -131,6 +131,7 @@ EngineUpdate Pipeline::takeUpdate(const std::vector<Source*>& sources, bool fini
         const QString state = s->state();
         if (!state.isEmpty())
             states << state;
+        u.versions.fillFrom(s->versions());
     }
     u.sourceState = states.join(QStringLiteral("; "));
     if (wallNow - m_rateWall >= kUsPerSecond / 2 || finished) {

@@ -2,6 +2,7 @@
 
 #include "EngineUpdate.h"
 #include "model/ResourceVersion.h"
+#include "model/VersionContext.h"
 
 #include <QDateTime>
 #include <QJsonObject>
@@ -67,6 +68,10 @@ public:
     // The caches and watchers as they are now (the pipeline filters them by resource).
     virtual void snapshot(QVector<CacheSnapshot>& caches,
                           QVector<WatcherSnapshot>& watchers) const = 0;
+    // The versions behind what it receives, as far as it knows them now (a live source learns
+    // them as it goes: etcd's from Status, an apiserver's from discovery). On the session thread,
+    // like snapshot(); what transport threads learn is guarded by the source.
+    virtual VersionContext versions() const { return {}; }
 };
 
 } // namespace ws

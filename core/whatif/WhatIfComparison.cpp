@@ -29,8 +29,12 @@ std::optional<AnomalyList> runToEnd(Session& session, int index,
     Session* raw = &session;
     const bool ok = session.runHere(
         [&](const EngineUpdate& u) {
-            if (cancel && cancel->load())
-                raw->stop(); // the loop ends after this update
+            if (cancel && cancel->load()) {
+                // The loop may still deliver an update or two (the final flush) before it
+                // ends; once cancelled, nobody wants more progress.
+                raw->stop();
+                return;
+            }
             if (progress)
                 progress(index, u.now);
         },

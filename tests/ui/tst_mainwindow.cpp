@@ -4,9 +4,14 @@
 #include "models/AnomalyFilterProxy.h"
 #include "models/AnomalyListModel.h"
 #include "models/CacheTableModel.h"
+#include "models/IncidentSortProxy.h"
+#include "models/IncidentTreeModel.h"
 #include "models/WatcherTableModel.h"
+#include "viewstate/FollowPolicy.h"
+#include "widgets/AnomaliesPane.h"
 #include "widgets/AnomalyDetailPane.h"
 #include "widgets/BufferOccupancyChart.h"
+#include "widgets/IncidentsPane.h"
 #include "widgets/LiveChartView.h"
 #include "widgets/MainWindow.h"
 #include "widgets/RvTimelineChart.h"
@@ -23,6 +28,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
+#include <QTreeView>
 #include <QValueAxis>
 
 using namespace ws;
@@ -97,6 +103,10 @@ private slots:
     void replotsAreCoalesced();
     void pauseHoldsAndResumes();
     void selectingAnomalyFocusesChart();
+    void incidentSelectionFocusesChart();
+    void pauseHoldsIncidents();
+    void droppedIncidentSelectionKeepsDetails();
+    void parkedChartSkipsReplots();
     void bogusRvMarkerKeepsScale();
     void filterEditFiltersList();
     void failureAndFinish();
@@ -172,8 +182,8 @@ void TestMainWindow::tablesFollowResource() {
             QVERIFY2(all || shown == resource, qPrintable(shown));
         }
     }
-    auto* tabs = window.findChild<QTabWidget*>();
-    QCOMPARE(tabs->tabText(1), watcherTab);
+    QTabWidget* tabs = window.paneTabs();
+    QCOMPARE(tabs->tabText(tabs->indexOf(window.watcherView())), watcherTab);
     // Rows that arrive later are filtered the same way.
     for (int i = 0; i < 50; ++i)
         window.applyUpdate(cluster.next());
@@ -208,10 +218,13 @@ void TestMainWindow::anomalyListIsCapped() {
     QCOMPARE(dropped + rows, qint64(36));
     QCOMPARE(window.anomalyCountText(),
              QStringLiteral("anomalies 36 (oldest %1 dropped)").arg(dropped));
-    QCOMPARE(window.findChild<QTabWidget*>()->tabText(0),
+    QTabWidget* tabs = window.paneTabs();
+    QCOMPARE(tabs->tabText(tabs->indexOf(window.anomaliesPane())),
              QStringLiteral("Anomalies (%1)").arg(rows));
 
-    // A chart marker names its anomaly by session number: it still finds its row after drops.
+    // A chart marker names its anomaly by session number: it still finds its row after drops
+    // (in the list when the list is the tab shown).
+    tabs->setCurrentWidget(window.anomaliesPane());
     emit window.rvChart()->anomalyClicked(34); // the 35th anomaly
     const QModelIndex current = window.anomalyView()->currentIndex();
     QVERIFY(current.isValid());
@@ -249,9 +262,9 @@ void TestMainWindow::setSessionClearsEverything() {
                            {QStringLiteral("leases"), QStringLiteral("configmaps")});
     MainWindow window(&first);
     std::vector<std::unique_ptr<QAbstractItemModelTester>> testers;
-    for (QAbstractItemModel* m :
-         std::initializer_list<QAbstractItemModel*>{window.watcherModel(), window.cacheModel(),
-                                                    window.anomalyModel(), window.anomalyProxy()})
+    for (QAbstractItemModel* m : std::initializer_list<QAbstractItemModel*>{
+             window.watcherModel(), window.cacheModel(), window.anomalyModel(),
+             window.anomalyProxy(), window.incidentModel(), window.incidentsPane()->proxy()})
         testers.push_back(std::make_unique<QAbstractItemModelTester>(
             m, QAbstractItemModelTester::FailureReportingMode::QtTest));
     window.resize(1400, 900);
@@ -297,10 +310,14 @@ void TestMainWindow::setSessionClearsEverything() {
     QCOMPARE(window.currentResource(), QStringLiteral("leases"));
     QCOMPARE(window.rvChart()->resource(), QStringLiteral("leases"));
     QVERIFY(!window.findChild<QPlainTextEdit*>(QStringLiteral("scenarioExplanation")));
-    auto* tabs = window.findChild<QTabWidget*>();
-    QCOMPARE(tabs->count(), 3);
-    QCOMPARE(tabs->tabText(0), QStringLiteral("Anomalies (0)"));
-    QCOMPARE(tabs->tabText(1), QStringLiteral("Watchers (0)"));
+    QTabWidget* tabs = window.paneTabs();
+    QCOMPARE(window.findChild<QTabWidget*>(), tabs);
+    QCOMPARE(tabs->count(), 4);
+    QCOMPARE(tabs->tabText(0), QStringLiteral("Incidents (0)"));
+    QCOMPARE(tabs->tabText(1), QStringLiteral("Anomalies (0)"));
+    QCOMPARE(tabs->tabText(2), QStringLiteral("Watchers (0)"));
+    QCOMPARE(window.incidentModel()->rowCount(), 0);
+    QCOMPARE(window.incidentModel()->anomaliesSeen(), 0);
     window.rvChart()->replotNow();
     QCOMPARE(window.rvChart()->markerCount(), 0);
     const QStringList bound = window.rvChart()->boundNames();
@@ -676,6 +693,197 @@ void TestMainWindow::selectingAnomalyFocusesChart() {
     // Clicking a chart marker selects its row.
     emit window.rvChart()->anomalyClicked(2);
     QCOMPARE(window.anomalyView()->currentIndex().row(), 2);
+}
+
+void TestMainWindow::incidentSelectionFocusesChart() {
+    MainWindow window(nullptr);
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QAbstractItemModelTester tester(window.incidentsPane()->proxy(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+    SyntheticCluster cluster;
+    for (int i = 0; i < 900; ++i)
+        window.applyUpdate(cluster.next());
+    QCOMPARE(window.paneTabs()->currentWidget(), window.incidentsPane());
+    // The synthetic anomalies carry no incident: grouped by kind and resource, one each.
+    QCOMPARE(window.incidentModel()->rowCount(), 4);
+    QCOMPARE(window.paneTabs()->tabText(0), QStringLiteral("Incidents (4)"));
+    QTreeView* view = window.incidentsPane()->view();
+    const QAbstractItemModel* shown = view->model();
+    // Worst first: the info one (the quiet resource's stuck watcher) last.
+    QCOMPARE(shown->index(3, IncidentTreeModel::KindColumn).data().toString(),
+             QStringLiteral("stuck-watcher"));
+    QModelIndex lag;
+    for (int r = 0; r < shown->rowCount(); ++r)
+        if (shown->index(r, IncidentTreeModel::KindColumn).data() == QStringLiteral("watcher-lag"))
+            lag = shown->index(r, 0);
+    QVERIFY(lag.isValid());
+    view->expand(lag);
+    QTRY_COMPARE(shown->rowCount(lag), 1); // a page, fetched from the event loop
+    window.rvChart()->replotNow();
+    QVERIFY(window.rvChart()->followsLive());
+
+    // The anomaly under it: as selecting its row in the list (anomaly #2, 45 s on pods).
+    view->setCurrentIndex(shown->index(0, 0, lag));
+    QVERIFY(window.detailPane()->heading().startsWith(QStringLiteral("Anomaly #2:")));
+    QVERIFY(window.detailPane()->text().contains(QStringLiteral("Kind: watcher-lag")));
+    QVERIFY(window.detailPane()->text().contains(QStringLiteral("Time: 45.000 s")));
+    window.rvChart()->replotNow();
+    QVERIFY(!window.rvChart()->followsLive());
+    QVERIFY(!window.followPolicy()->followLive());
+    QCOMPARE(window.rvChart()->visibleFromMs(), 45000.0 - 30000.0);
+    QCOMPARE(window.rvChart()->visibleToMs(), 45000.0 + 30000.0);
+    window.bufferChart()->view()->replotNow();
+    QCOMPARE(window.bufferChart()->view()->visibleFromMs(), 45000.0 - 30000.0);
+    QVERIFY(!window.anomalyView()->selectionModel()->hasSelection());
+
+    // An incident row: its first anomaly (the configmaps one moves the charts there).
+    view->setCurrentIndex(shown->index(3, 0));
+    QVERIFY(window.detailPane()->heading().startsWith(QStringLiteral("Anomaly #1:")));
+    QCOMPARE(window.currentResource(), QStringLiteral("configmaps"));
+    QCOMPARE(window.rvChart()->resource(), QStringLiteral("configmaps"));
+
+    // A chart marker while the incidents are shown: selected there, the tab stays.
+    window.setCurrentResource(QStringLiteral("pods"));
+    emit window.rvChart()->anomalyClicked(2);
+    QCOMPARE(window.paneTabs()->currentWidget(), window.incidentsPane());
+    QCOMPARE(view->currentIndex().data(IncidentTreeModel::SerialRole).toLongLong(), 2);
+    QVERIFY(window.detailPane()->heading().startsWith(QStringLiteral("Anomaly #3:")));
+    // Enter on an incident row expands it, again collapses it.
+    const QModelIndex incident = view->currentIndex().parent();
+    view->setCurrentIndex(incident);
+    view->collapse(incident);
+    view->setFocus();
+    QTest::keyClick(view, Qt::Key_Return);
+    QVERIFY(view->isExpanded(incident));
+    QTest::keyClick(view, Qt::Key_Return);
+    QVERIFY(!view->isExpanded(incident));
+
+    // The selection going clears the details it gave; the list's selection is its own.
+    view->selectionModel()->clear();
+    QVERIFY(window.detailPane()->text().isEmpty());
+    window.selectAnomaly(0);
+    QVERIFY(!window.detailPane()->text().isEmpty());
+    window.paneTabs()->setCurrentWidget(window.incidentsPane());
+    view->setCurrentIndex(shown->index(0, 0));
+    window.anomalyView()->selectionModel()->clear();
+    QVERIFY(!window.detailPane()->text().isEmpty());
+    view->selectionModel()->clear();
+    QVERIFY(window.detailPane()->text().isEmpty());
+}
+
+void TestMainWindow::pauseHoldsIncidents() {
+    MainWindow window(nullptr);
+    Incident incident;
+    incident.id = 1;
+    incident.kind = AnomalyKind::StaleObject;
+    incident.resource = QStringLiteral("pods");
+    incident.severity = Severity::Error;
+    EngineUpdate u;
+    u.now = seconds(1);
+    for (int i = 0; i < 3; ++i) {
+        Anomaly a =
+            anomaly(seconds(1), AnomalyKind::StaleObject, Severity::Error, QStringLiteral("pods"),
+                    10 + i, QStringLiteral("informer-%1").arg(i), QStringLiteral("stale"));
+        a.incident = 1;
+        u.anomalies.append(a);
+    }
+    incident.count = 3;
+    window.setViewPaused(true);
+    window.applyUpdate(u);
+    incident.count = 6;
+    u.incidents = {incident};
+    u.now = seconds(2);
+    window.applyUpdate(u);
+    QCOMPARE(window.incidentModel()->rowCount(), 0); // held, not shown
+    QVERIFY(window.stateText().contains(QStringLiteral("6 new anomalies held")));
+    window.setViewPaused(false);
+    QCOMPARE(window.incidentModel()->rowCount(), 1);
+    QCOMPARE(window.incidentModel()->incident(0).count, 6);
+    QCOMPARE(window.incidentModel()->listedAnomalies(0), 6);
+    QCOMPARE(window.anomalyModel()->rowCount(), 6);
+}
+
+void TestMainWindow::droppedIncidentSelectionKeepsDetails() {
+    MainWindow window(nullptr);
+    window.anomalyModel()->setMaxRows(50, 10);
+    window.incidentModel()->setMaxAnomalies(50, 10);
+    const auto batch = [](int from, int count) {
+        AnomalyList list;
+        for (int i = from; i < from + count; ++i)
+            list.append(anomaly(seconds(i), AnomalyKind::StaleObject, Severity::Error,
+                                QStringLiteral("pods"), 100 + i, QStringLiteral("w"),
+                                QStringLiteral("n%1").arg(i)));
+        return list;
+    };
+    EngineUpdate u;
+    u.now = seconds(40);
+    u.anomalies = batch(0, 40);
+    window.applyUpdate(u);
+    QTreeView* view = window.incidentsPane()->view();
+    const QModelIndex incident = view->model()->index(0, 0);
+    view->expand(incident);
+    QTRY_COMPARE(view->model()->rowCount(incident), 40);
+    view->setCurrentIndex(view->model()->index(5, 0, incident));
+    QVERIFY(window.detailPane()->heading().startsWith(QStringLiteral("Anomaly #6:")));
+    // 20 more: the oldest 20 go, #6 with them; the selection goes, the details stay, marked.
+    u.now = seconds(60);
+    u.anomalies = batch(40, 20);
+    window.applyUpdate(u);
+    QCOMPARE(window.incidentModel()->anomaliesDropped(), 20);
+    QVERIFY(!view->selectionModel()->hasSelection());
+    QVERIFY2(window.detailPane()->heading().contains(QStringLiteral("no longer in the list")),
+             qPrintable(window.detailPane()->heading()));
+    QVERIFY(window.detailPane()->text().contains(QStringLiteral("n5")));
+    QCOMPARE(view->model()->index(0, IncidentTreeModel::CountColumn).data().toString(),
+             QStringLiteral("60 (40 listed)"));
+    // A row that stays keeps its selection when older ones go.
+    view->setCurrentIndex(view->model()->index(30, 0, incident)); // #51
+    u.now = seconds(80);
+    u.anomalies = batch(60, 15);
+    window.applyUpdate(u);
+    QCOMPARE(window.incidentModel()->anomaliesDropped(), 35);
+    QVERIFY(view->selectionModel()->hasSelection());
+    QCOMPARE(view->currentIndex().data(IncidentTreeModel::SerialRole).toLongLong(), 50);
+}
+
+void TestMainWindow::parkedChartSkipsReplots() {
+    // Charts redraw only when what they show changed.
+    MainWindow window(nullptr);
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    SyntheticCluster cluster;
+    for (int i = 0; i < 300; ++i)
+        window.applyUpdate(cluster.next());
+    RvTimelineChart* chart = window.rvChart();
+    window.setSpan(10);
+    chart->centerOn(5000); // parked on [0 s, 10 s]; the data goes on at 30 s
+    chart->replotNow();
+    QTest::qWait(100);
+    int before = chart->replotCount();
+    for (int i = 0; i < 30; ++i)
+        window.applyUpdate(cluster.next());
+    QTest::qWait(100);
+    QCOMPARE(chart->replotCount(), before);
+    // Following, the window moves with every update.
+    window.setFollowLive(true);
+    QTest::qWait(100);
+    before = chart->replotCount();
+    window.applyUpdate(cluster.next());
+    QTRY_COMPARE(chart->replotCount(), before + 1);
+    // An update that changes nothing shown (no new time, no samples): no redraw.
+    EngineUpdate quiet;
+    window.applyUpdate(quiet);
+    QTest::qWait(100);
+    QCOMPARE(chart->replotCount(), before + 1);
+    // Parked where the data is still coming in: redrawn.
+    chart->centerOn(chart->liveEdgeMs());
+    chart->replotNow();
+    before = chart->replotCount();
+    window.applyUpdate(cluster.next());
+    QTRY_COMPARE(chart->replotCount(), before + 1);
 }
 
 void TestMainWindow::bogusRvMarkerKeepsScale() {

@@ -106,7 +106,7 @@ void TestWhatIfComparison::cancelled() {
     QVERIFY(!result);
     QCOMPARE(message, QStringLiteral("cancelled"));
     QCOMPARE(lastRun, 0); // the what-if replay never started
-    QVERIFY2(updates <= 2, qPrintable(QString::number(updates)));
+    QCOMPARE(updates, 1); // no progress after the cancel, however slow the machine
 }
 
 void TestWhatIfComparison::kindsSideBySide() {

@@ -3,6 +3,8 @@
 #include "models/AnomalyListModel.h"
 #include "models/CellFormat.h"
 
+#include "kube/AnomalyExplainer.h"
+
 #include <QLabel>
 #include <QTextBrowser>
 #include <QVBoxLayout>
@@ -75,7 +77,27 @@ QString AnomalyDetailPane::kindMeaning(AnomalyKind kind) {
 }
 
 void AnomalyDetailPane::showAnomaly(const Anomaly& a, qint64 number) {
-    m_heading->setText(tr("Anomaly #%1: %2").arg(number).arg(kindName(a.kind)));
+    m_anomaly = a;
+    m_number = number;
+    m_shown = true;
+    m_dropped = false;
+    render();
+}
+
+void AnomalyDetailPane::setVersions(const VersionContext& versions) {
+    if (versions == m_versions)
+        return;
+    m_versions = versions;
+    if (m_shown)
+        render();
+}
+
+void AnomalyDetailPane::render() {
+    const Anomaly& a = m_anomaly;
+    m_heading->setText(tr("Anomaly #%1: %2").arg(m_number).arg(kindName(a.kind)));
+    if (m_dropped)
+        m_heading->setText(
+            tr("%1 (no longer in the list, which keeps the newest)").arg(m_heading->text()));
     const QString absent = tr("(not applicable)");
     const QString color = AnomalyListModel::severityColor(a.severity).name();
     m_lines.clear();
@@ -102,13 +124,50 @@ void AnomalyDetailPane::showAnomaly(const Anomaly& a, qint64 number) {
     add(tr("Watcher"), a.watcher.isEmpty() ? absent : a.watcher);
     add(tr("Message"), a.message);
     add(tr("Meaning"), kindMeaning(a.kind));
+    add(tr("Versions"), m_versions.isEmpty() ? tr("unknown") : m_versions.describe());
     html += QStringLiteral("</table>");
+
+    // The explanation, section by section; paragraphs are separated by blank lines.
+    m_explanation = AnomalyExplainer::explain(a, m_versions);
+    const auto paragraphs = [](const QString& text) {
+        QString out;
+        for (const QString& p : text.split(QStringLiteral("\n\n"), Qt::SkipEmptyParts))
+            out += QStringLiteral("<p style='margin-top:2px;margin-bottom:6px'>%1</p>")
+                       .arg(p.toHtmlEscaped());
+        return out;
+    };
+    const auto section = [&](const QString& title, const QString& body, bool list = false,
+                             const QStringList& items = {}) {
+        if (body.isEmpty() && items.isEmpty())
+            return;
+        html += QStringLiteral("<h4 style='margin-top:10px;margin-bottom:2px'>%1</h4>")
+                    .arg(title.toHtmlEscaped());
+        if (list) {
+            html += QStringLiteral("<ul style='margin-top:0px'>");
+            for (const QString& item : items)
+                html += QStringLiteral("<li>%1</li>").arg(item.toHtmlEscaped());
+            html += QStringLiteral("</ul>");
+            m_lines.append(title + QStringLiteral(":"));
+            for (const QString& item : items)
+                m_lines.append(QStringLiteral("- ") + item);
+        } else {
+            html += paragraphs(body);
+            m_lines.append(title + QStringLiteral(": ") +
+                           QString(body).replace(QStringLiteral("\n\n"), QStringLiteral(" ")));
+        }
+    };
+    section(tr("What happened"), m_explanation.what);
+    section(tr("Why"), m_explanation.why);
+    section(tr("Fix"), m_explanation.fix);
+    section(tr("Versions involved"), {}, true, m_explanation.versions);
+    section(tr("References"), {}, true, m_explanation.references);
     m_fields->setHtml(html);
 }
 
 void AnomalyDetailPane::markDropped() {
-    if (m_lines.isEmpty())
+    if (!m_shown || m_dropped)
         return;
+    m_dropped = true;
     m_heading->setText(
         tr("%1 (no longer in the list, which keeps the newest)").arg(m_heading->text()));
 }
@@ -120,9 +179,13 @@ QString AnomalyDetailPane::heading() const {
 void AnomalyDetailPane::clear() {
     m_heading->setText(tr("No anomaly selected"));
     m_lines.clear();
+    m_shown = false;
+    m_dropped = false;
+    m_explanation = {};
     m_fields->setHtml(QStringLiteral("<p style='color:#666666'>%1</p>")
-                          .arg(tr("Select a row in the anomaly list, or click a red marker on "
-                                  "the resource-version chart, to see every field here.")
+                          .arg(tr("Select an incident or one of its anomalies, a row in the "
+                                  "anomaly list, or a red marker on the resource-version chart, "
+                                  "to see every field here.")
                                    .toHtmlEscaped()));
 }
 

@@ -68,8 +68,16 @@ void LiveChartView::setResource(const QString& resource) {
 }
 
 void LiveChartView::setLiveEdge(double ms) {
+    const double before = m_edgeMs;
     m_edgeMs = std::max(m_edgeMs, ms);
-    scheduleReplot();
+    // Redraw only when what is shown changed. Following, the window moves with the edge (or the
+    // resource got samples). Parked, new samples of the resource can only show while the data
+    // drawn last ended inside the window: samples come in time order.
+    const quint64 generation = m_data ? m_data->generation(m_resource) : 0;
+    const bool newSamples = generation != m_drawnGeneration;
+    if (m_follow ? (m_edgeMs != before || newSamples)
+                 : (newSamples && (m_replotCount == 0 || before < m_toMs)))
+        scheduleReplot();
 }
 
 void LiveChartView::reset() {
@@ -165,6 +173,7 @@ bool LiveChartView::plottedYRange(double* lo, double* hi) const {
 void LiveChartView::replotNow() {
     m_replotTimer.stop();
     ++m_replotCount;
+    m_drawnGeneration = m_data ? m_data->generation(m_resource) : 0;
     prepareReplot();
 
     if (m_follow) {

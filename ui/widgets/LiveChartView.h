@@ -28,7 +28,9 @@ public:
     void setResource(const QString& resource);
     QString resource() const { return m_resource; }
 
-    // Session time of the newest data; the view follows it unless parked.
+    // Session time of the newest data; the view follows it unless parked. Schedules a replot
+    // only when that changes what is shown: a view parked away from the newest data is not
+    // redrawn for samples it would not show.
     void setLiveEdge(double ms);
     // Forgets the session's data and time (the live edge only grows otherwise), for a new
     // session that starts again at 0; the span and the follow mode stay as chosen.
@@ -108,6 +110,7 @@ private:
     bool m_zeroMeansAbsent = false;
     int m_replotCount = 0;
     int m_lastColumns = 0;
+    quint64 m_drawnGeneration = 0; // ChartData's generation of the resource last drawn
 };
 
 } // namespace ws

@@ -1,21 +1,28 @@
 #include "MainWindow.h"
 
-#include <QPlainTextEdit>
-#include <QRegularExpression>
-
+#include "AnomaliesPane.h"
 #include "AnomalyDetailPane.h"
-#include "BufferOccupancyChart.h"
-#include "LiveChartView.h"
+#include "ChartsPane.h"
+#include "IncidentsPane.h"
 #include "ReplayBar.h"
+#include "ResourceTablePane.h"
 #include "RvTimelineChart.h"
 #include "ScenarioPicker.h"
+#include "SessionStatusBar.h"
+#include "TableSetup.h"
 #include "engine/Session.h"
 #include "models/AnomalyFilterProxy.h"
 #include "models/AnomalyListModel.h"
 #include "models/CacheTableModel.h"
 #include "models/CellFormat.h"
+#include "models/IncidentTreeModel.h"
 #include "models/WatcherTableModel.h"
 #include "viewexport/ViewExporter.h"
+#include "viewstate/FollowPolicy.h"
+#include "viewstate/ResourceFocus.h"
+#include "viewstate/ScenarioNote.h"
+#include "viewstate/SessionStatus.h"
+#include "viewstate/UpdateHold.h"
 
 #include <QAction>
 #include <QApplication>
@@ -30,50 +37,22 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPainter>
+#include <QPlainTextEdit>
 #include <QScreen>
-#include <QScrollBar>
-#include <QSortFilterProxyModel>
 #include <QSplitter>
-#include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolBar>
 #include <QToolButton>
-#include <QVBoxLayout>
 
 namespace ws {
 
-namespace {
-
-struct SpanChoice {
-    const char* label;
-    double seconds;
-};
-constexpr SpanChoice kSpans[] = {
-    {"10 s", 10}, {"30 s", 30}, {"1 min", 60}, {"5 min", 300}, {"15 min", 900}};
-constexpr int kDefaultSpanIndex = 2;
-
-// Initial widths that fit typical content ("informer/kube-controller-manager", "1,000 / 1,000
-// (100%)") without measuring every row of a live table; the last column stretches.
-void setColumnWidths(QTableView* view, std::initializer_list<int> widths) {
-    int column = 0;
-    for (int w : widths)
-        view->horizontalHeader()->resizeSection(column++, w);
-}
-
-QString snapshotKey(const QString& a, const QString& b) {
-    return a + QLatin1Char('\x1f') + b;
-}
-
-} // namespace
-
 MainWindow::MainWindow(Session* session, QWidget* parent, SeriesBuffer::Limits seriesLimits)
     : QMainWindow(parent), m_session(session), m_chartData(seriesLimits),
-      m_watchers(new WatcherTableModel(this)), m_caches(new CacheTableModel(this)),
-      m_anomalies(new AnomalyListModel(this)), m_anomalyProxy(new AnomalyFilterProxy(this)),
-      m_watcherProxy(new QSortFilterProxyModel(this)),
-      m_cacheProxy(new QSortFilterProxyModel(this)) {
+      m_hold(new UpdateHold(this)), m_focus(new ResourceFocus(this)),
+      m_follow(new FollowPolicy(this)), m_status(new SessionStatus(this)),
+      m_watchers(new WatcherTableModel(this)), m_caches(new CacheTableModel(this)) {
     qRegisterMetaType<ws::EngineUpdate>();
     // 1400×900 where it fits, otherwise most of the screen: every pane needs room to be read.
     QSize size(1400, 900);
@@ -81,46 +60,58 @@ MainWindow::MainWindow(Session* session, QWidget* parent, SeriesBuffer::Limits s
         size = size.boundedTo(screen->availableSize() * 0.95);
     resize(size);
 
-    m_anomalyProxy->setSourceModel(m_anomalies);
-    m_watcherProxy->setSourceModel(m_watchers);
-    m_watcherProxy->setSortRole(WatcherTableModel::SortRole);
-    m_watcherProxy->setFilterRole(WatcherTableModel::SortRole);
-    m_watcherProxy->setFilterKeyColumn(WatcherTableModel::ResourceColumn);
-    m_cacheProxy->setSourceModel(m_caches);
-    m_cacheProxy->setSortRole(CacheTableModel::SortRole);
-    m_cacheProxy->setFilterRole(CacheTableModel::SortRole);
-    m_cacheProxy->setFilterKeyColumn(CacheTableModel::ResourceColumn);
+    buildPanes();
+    buildActions();
+    buildToolBar();
+    m_statusBar = new SessionStatusBar;
+    setStatusBar(m_statusBar);
+    m_exporter = new ViewExporter(this);
+    connectViewState();
+    m_chartsPane->setSpan(m_follow->spanSeconds());
+    showStatus();
+    updateTabTitles();
+    connectSession();
+}
 
-    m_rvChart = new RvTimelineChart;
-    m_rvChart->setChartData(&m_chartData);
-    m_bufferChart = new BufferOccupancyChart;
-    m_bufferChart->view()->setChartData(&m_chartData);
+MainWindow::~MainWindow() = default;
 
-    auto* charts = new QSplitter(Qt::Horizontal);
-    charts->addWidget(m_rvChart);
-    charts->addWidget(m_bufferChart);
-    charts->setStretchFactor(0, 2);
-    charts->setStretchFactor(1, 1);
-    charts->setSizes({930, 470});
+void MainWindow::buildPanes() {
+    m_chartsPane = new ChartsPane(&m_chartData);
+    m_incidentsPane = new IncidentsPane;
+    m_anomaliesPane = new AnomaliesPane;
+    m_watcherPane = new ResourceTablePane(m_watchers, WatcherTableModel::ResourceColumn,
+                                          WatcherTableModel::SortRole);
+    m_watcherPane->sortByColumn(WatcherTableModel::IdColumn, Qt::AscendingOrder);
+    setColumnWidths(m_watcherPane->horizontalHeader(), {230, 95, 95, 120, 85, 75, 75, 65, 85, 60});
+    m_cachePane =
+        new ResourceTablePane(m_caches, CacheTableModel::ResourceColumn, CacheTableModel::SortRole);
+    m_cachePane->sortByColumn(CacheTableModel::ResourceColumn, Qt::AscendingOrder);
+    setColumnWidths(m_cachePane->horizontalHeader(), {130, 100, 90, 90, 110, 190, 90, 90});
+    m_detail = new AnomalyDetailPane;
 
+    // Incidents first: what a reader wants to see first is what went wrong, grouped; the raw
+    // rows are one tab away.
     m_tabs = new QTabWidget;
+    m_tabs->setObjectName(QStringLiteral("paneTabs"));
     m_tabs->setDocumentMode(true);
-    m_tabs->addTab(buildAnomalyTab(), tr("Anomalies"));
-    m_watcherView = makeTable(m_watcherProxy);
-    m_watcherView->sortByColumn(WatcherTableModel::IdColumn, Qt::AscendingOrder);
-    setColumnWidths(m_watcherView, {230, 95, 95, 120, 85, 75, 75, 65, 85, 60});
-    m_tabs->addTab(m_watcherView, tr("Watchers"));
-    m_cacheView = makeTable(m_cacheProxy);
-    m_cacheView->sortByColumn(CacheTableModel::ResourceColumn, Qt::AscendingOrder);
-    setColumnWidths(m_cacheView, {130, 100, 90, 90, 110, 190, 90, 90});
-    m_tabs->addTab(m_cacheView, tr("Watch caches"));
+    m_tabs->addTab(m_incidentsPane, tr("Incidents"));
+    m_tabs->addTab(m_anomaliesPane, tr("Anomalies"));
+    m_tabs->addTab(m_watcherPane, tr("Watchers"));
+    m_tabs->addTab(m_cachePane, tr("Watch caches"));
+    m_tabs->setCurrentWidget(m_incidentsPane);
     m_allResourcesBox = new QCheckBox(tr("All resources"));
     m_allResourcesBox->setToolTip(tr("Watchers and watch caches of every resource, not only of "
                                      "the one the charts show"));
     connect(m_allResourcesBox, &QCheckBox::toggled, this, [this] { applyResourceFilter(); });
     m_tabs->setCornerWidget(m_allResourcesBox, Qt::TopRightCorner);
+    // It filters the watcher and cache tables: shown with them only.
+    const auto showCorner = [this] {
+        const QWidget* tab = m_tabs->currentWidget();
+        m_allResourcesBox->setVisible(tab == m_watcherPane || tab == m_cachePane);
+    };
+    connect(m_tabs, &QTabWidget::currentChanged, this, showCorner);
+    showCorner();
 
-    m_detail = new AnomalyDetailPane;
     auto* lists = new QSplitter(Qt::Horizontal);
     lists->addWidget(m_tabs);
     lists->addWidget(m_detail);
@@ -129,7 +120,7 @@ MainWindow::MainWindow(Session* session, QWidget* parent, SeriesBuffer::Limits s
     lists->setSizes({1040, 360});
 
     auto* central = new QSplitter(Qt::Vertical);
-    central->addWidget(charts);
+    central->addWidget(m_chartsPane);
     central->addWidget(lists);
     central->setStretchFactor(0, 1);
     central->setStretchFactor(1, 1);
@@ -137,46 +128,116 @@ MainWindow::MainWindow(Session* session, QWidget* parent, SeriesBuffer::Limits s
     central->setChildrenCollapsible(false);
     setCentralWidget(central);
 
-    buildActions();
-    buildToolBar();
-    buildStatusBar();
-    m_exporter = new ViewExporter(this);
-    setSpan(kSpans[kDefaultSpanIndex].seconds);
-    updateTabTitles();
+    // Selecting an anomaly in either pane, or a marker on the chart, shows it the same way.
+    connect(m_incidentsPane, &IncidentsPane::anomalySelected, this,
+            [this](const Anomaly& a, qint64 serial) {
+                showAnomaly(a, serial, DetailSource::Incidents);
+            });
+    connect(m_anomaliesPane, &AnomaliesPane::anomalySelected, this,
+            [this](const Anomaly& a, qint64 serial) {
+                showAnomaly(a, serial, DetailSource::Anomalies);
+            });
+    connect(m_incidentsPane, &IncidentsPane::selectionCleared, this,
+            [this] { onSelectionCleared(DetailSource::Incidents); });
+    connect(m_anomaliesPane, &AnomaliesPane::selectionCleared, this,
+            [this] { onSelectionCleared(DetailSource::Anomalies); });
+    connect(m_incidentsPane, &IncidentsPane::selectedDropped, this,
+            [this] { onSelectedDropped(DetailSource::Incidents); });
+    connect(m_anomaliesPane, &AnomaliesPane::selectedDropped, this,
+            [this] { onSelectedDropped(DetailSource::Anomalies); });
+    connect(m_incidentsPane, &IncidentsPane::countsChanged, this, &MainWindow::updateTabTitles);
+    connect(m_anomaliesPane, &AnomaliesPane::countsChanged, this, &MainWindow::updateTabTitles);
+    connect(m_chartsPane, &ChartsPane::anomalyClicked, this, &MainWindow::selectAnomalySerial);
 
-    // Clicking a marker on the chart selects its row, like clicking a row focuses the chart.
-    connect(m_rvChart, &RvTimelineChart::anomalyClicked, this, &MainWindow::selectAnomalySerial);
-    connect(m_anomalyView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) { onAnomalySelected(current); });
-    // When the list drops the selected row (it keeps the newest), Qt would move the selection
-    // to a neighbour and the detail pane and chart would jump to an unrelated anomaly: clear
-    // the selection instead, and keep the dropped anomaly's details, marked as such.
-    connect(m_anomalies, &AnomalyListModel::aboutToDropOldest, this, [this](int count) {
-        const QModelIndex current = m_anomalyView->selectionModel()->currentIndex();
-        if (!current.isValid())
-            return;
-        const int row = m_anomalyProxy->mapToSource(current).row();
-        if (row >= count)
-            return;
-        m_keepDetail = true;
-        m_anomalyView->selectionModel()->clear();
-        m_keepDetail = false;
-        m_detail->markDropped();
+    // Ctrl+F jumps to the display filter from anywhere in the window.
+    auto* focusFilter = new QAction(this);
+    focusFilter->setShortcut(QKeySequence::Find);
+    focusFilter->setShortcutContext(Qt::WindowShortcut);
+    connect(focusFilter, &QAction::triggered, this, [this] {
+        m_tabs->setCurrentWidget(m_anomaliesPane);
+        m_anomaliesPane->focusFilter();
     });
-    // The two charts show one time window: a wheel zoom on either applies to both.
-    connect(m_rvChart, &LiveChartView::spanChanged, this, &MainWindow::setSpan);
-    connect(m_bufferChart->view(), &LiveChartView::spanChanged, this, &MainWindow::setSpan);
-    connect(m_rvChart, &LiveChartView::followLiveChanged, this, &MainWindow::setFollowLive);
-
-    connectSession();
-    if (m_resourceBox->count() > 0)
-        showResource(m_resourceBox->itemText(0));
+    addAction(focusFilter);
 }
 
-MainWindow::~MainWindow() = default;
+void MainWindow::connectViewState() {
+    // Each piece of view state is shown by the widgets that mirror it; widgets that change it
+    // (the tool bar, the charts' wheel zoom) go through it.
+    connect(m_hold, &UpdateHold::pausedChanged, this, &MainWindow::showPaused);
+    connect(m_focus, &ResourceFocus::resourceAdded, this, [this](const QString& resource) {
+        const QSignalBlocker block(m_resourceBox);
+        m_resourceBox->addItem(resource);
+    });
+    connect(m_focus, &ResourceFocus::cleared, this, [this] {
+        const QSignalBlocker block(m_resourceBox);
+        m_resourceBox->clear();
+    });
+    connect(m_focus, &ResourceFocus::currentChanged, this, &MainWindow::showResource);
+    connect(m_follow, &FollowPolicy::spanChanged, this, &MainWindow::showSpan);
+    connect(m_follow, &FollowPolicy::followLiveChanged, this, [this](bool follow) {
+        if (m_followAction->isChecked() != follow)
+            m_followAction->setChecked(follow);
+        m_chartsPane->setFollowLive(follow);
+    });
+    connect(m_chartsPane, &ChartsPane::spanChanged, m_follow, &FollowPolicy::setSpan);
+    connect(m_chartsPane, &ChartsPane::followLiveChanged, m_follow, &FollowPolicy::setFollowLive);
+    connect(m_status, &SessionStatus::changed, this, &MainWindow::showStatus);
+}
 
 Session* MainWindow::session() const {
     return m_session;
+}
+
+IncidentTreeModel* MainWindow::incidentModel() const {
+    return m_incidentsPane->model();
+}
+AnomalyListModel* MainWindow::anomalyModel() const {
+    return m_anomaliesPane->model();
+}
+AnomalyFilterProxy* MainWindow::anomalyProxy() const {
+    return m_anomaliesPane->proxy();
+}
+QTableView* MainWindow::anomalyView() const {
+    return m_anomaliesPane->view();
+}
+RvTimelineChart* MainWindow::rvChart() const {
+    return m_chartsPane->rvChart();
+}
+BufferOccupancyChart* MainWindow::bufferChart() const {
+    return m_chartsPane->bufferChart();
+}
+QLineEdit* MainWindow::filterEdit() const {
+    return m_anomaliesPane->filterEdit();
+}
+QComboBox* MainWindow::kindChooser() const {
+    return m_anomaliesPane->kindChooser();
+}
+QSortFilterProxyModel* MainWindow::watcherProxy() const {
+    return m_watcherPane->proxy();
+}
+QSortFilterProxyModel* MainWindow::cacheProxy() const {
+    return m_cachePane->proxy();
+}
+QTableView* MainWindow::watcherView() const {
+    return m_watcherPane;
+}
+QTableView* MainWindow::cacheView() const {
+    return m_cachePane;
+}
+bool MainWindow::isViewPaused() const {
+    return m_hold->paused();
+}
+QString MainWindow::lastError() const {
+    return m_status->lastError();
+}
+int MainWindow::updatesApplied() const {
+    return m_status->updatesApplied();
+}
+int MainWindow::anomaliesHeld() const {
+    return m_hold->anomaliesInMemory();
+}
+int MainWindow::staleUpdatesDropped() const {
+    return m_status->staleUpdates();
 }
 
 void MainWindow::showSessionTitle() {
@@ -196,10 +257,7 @@ void MainWindow::connectSession() {
     showSessionTitle();
     if (!m_session)
         return;
-    for (const QString& r : m_session->resources()) {
-        if (m_resourceBox->findText(r) < 0)
-            m_resourceBox->addItem(r);
-    }
+    m_focus->offer(m_session->resources());
     // Each connection remembers the generation it was made under: a signal the previous session
     // queued before it stopped is still delivered after a switch (disconnecting does not take
     // back posted events), and must not land in the new session's rows.
@@ -208,7 +266,7 @@ void MainWindow::connectSession() {
         m_session, &Session::updated, this,
         [this, generation](const EngineUpdate& update) {
             if (generation != m_sessionGeneration) {
-                ++m_staleUpdates;
+                m_status->noteStale();
                 return;
             }
             applyUpdate(update);
@@ -236,51 +294,27 @@ void MainWindow::setSession(Session* session) {
     ++m_sessionGeneration;
     m_session = session;
     m_sessionQualifier.clear();
-    const QString resource = currentResource();
     clearSessionState();
-    connectSession();
     // Stay on the resource looked at when the new session has it too.
-    if (m_resourceBox->findText(resource) >= 0)
-        showResource(resource);
-    else if (m_resourceBox->count() > 0)
-        showResource(m_resourceBox->itemText(0));
+    m_focus->restart(m_session ? m_session->resources() : QStringList());
+    connectSession();
 }
 
 void MainWindow::clearSessionState() {
     // Held data belongs to the old session: drop it before resuming, so nothing is folded.
-    m_heldWatchers.clear();
-    m_heldCaches.clear();
-    m_heldAnomalies.clear();
-    m_heldDropped = 0;
-    setViewPaused(false);
+    m_hold->clear();
 
-    m_anomalyView->selectionModel()->clear();
-    m_anomalies->clear();
+    m_incidentsPane->clear();
+    m_anomaliesPane->clearSelection();
+    m_anomaliesPane->model()->clear();
     m_watchers->clear();
     m_caches->clear();
     m_chartData.clear();
     m_detail->clear();
-    m_rvChart->reset();
-    m_bufferChart->reset();
-    setFollowLive(true);
-    {
-        // Emptied and refilled by connectSession(): no chart should follow the empty choice.
-        const QSignalBlocker block(m_resourceBox);
-        m_resourceBox->clear();
-    }
-
-    m_resourcePicked = false;
-    m_followedFirstAnomaly = false;
-    m_finished = false;
-    m_failed = false;
-    m_lastError.clear();
-    m_updatesApplied = 0;
-    m_staleUpdates = 0;
-    m_stateLabel->setText(tr("Waiting for data"));
-    m_stateLabel->setStyleSheet(QString());
-    m_timeLabel->setText(tr("t = 0.0 s"));
-    m_eventsLabel->setText(tr("events 0"));
-    m_rateLabel->setText(tr("0 events/s"));
+    m_detailSource = DetailSource::None;
+    m_chartsPane->reset();
+    m_follow->restart();
+    m_status->reset();
     statusBar()->clearMessage();
     m_pendingMessage.clear();
     if (m_errorBox)
@@ -315,7 +349,7 @@ void MainWindow::chooseScenarioFile() {
 }
 
 void MainWindow::showSwitchError(const QString& message, bool scenario) {
-    m_lastError = message;
+    m_status->setLastError(message);
     const QString what = scenario ? tr("Scenario not switched") : tr("Not connected");
     showStatusMessage(tr("%1: %2").arg(what, message), 15000);
     showErrorBox(tr("WatchScope — %1").arg(what.toLower()),
@@ -323,7 +357,7 @@ void MainWindow::showSwitchError(const QString& message, bool scenario) {
 }
 
 void MainWindow::showError(const QString& what, const QString& message) {
-    m_lastError = message;
+    m_status->setLastError(message);
     showStatusMessage(tr("%1: %2").arg(what, message), 15000);
     showErrorBox(tr("WatchScope — %1").arg(what.toLower()), message);
 }
@@ -494,18 +528,19 @@ void MainWindow::buildToolBar() {
     m_resourceBox->setMinimumContentsLength(18);
     m_resourceBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_resourceBox->setToolTip(tr("Resource shown in the charts"));
-    connect(m_resourceBox, &QComboBox::currentTextChanged, this, &MainWindow::showResource);
-    connect(m_resourceBox, &QComboBox::activated, this, [this] { m_resourcePicked = true; });
+    // The reader's pick; the box itself only mirrors ResourceFocus.
+    connect(m_resourceBox, &QComboBox::activated, this,
+            [this](int index) { m_focus->choose(m_resourceBox->itemText(index)); });
     bar->addWidget(m_resourceBox);
 
     bar->addWidget(new QLabel(tr("  Window: ")));
     m_spanBox = new QComboBox;
-    for (const SpanChoice& s : kSpans)
-        m_spanBox->addItem(tr(s.label), s.seconds);
-    m_spanBox->setCurrentIndex(kDefaultSpanIndex);
+    for (const FollowPolicy::SpanChoice& s : FollowPolicy::spanChoices())
+        m_spanBox->addItem(s.label, s.seconds);
+    m_spanBox->setCurrentIndex(FollowPolicy::kDefaultSpanIndex);
     m_spanBox->setToolTip(tr("Time shown by the charts (mouse wheel on a chart zooms)"));
     connect(m_spanBox, &QComboBox::activated, this,
-            [this](int index) { setSpan(m_spanBox->itemData(index).toDouble()); });
+            [this](int index) { m_follow->setSpan(m_spanBox->itemData(index).toDouble()); });
     bar->addWidget(m_spanBox);
     bar->addSeparator();
     bar->addAction(m_pauseAction);
@@ -528,170 +563,41 @@ void MainWindow::setReplayBarVisible(bool visible) {
     m_replayBar->setVisible(visible);
 }
 
-QWidget* MainWindow::buildAnomalyTab() {
-    auto* tab = new QWidget;
-    m_filterEdit = new QLineEdit;
-    m_filterEdit->setClearButtonEnabled(true);
-    m_filterEdit->setPlaceholderText(
-        tr("Display filter, e.g. resource:pods kind:too-old !watcher:kubelet  (terms AND-ed)"));
-    m_filterEdit->setToolTip(
-        tr("Whitespace-separated terms, all must match. field:value with field one of kind, "
-           "severity, source, resource, key, watcher, rv, message; a bare word searches every "
-           "field; a leading ! negates a term."));
-    // Ctrl+F jumps to the display filter from anywhere in the window.
-    auto* focusFilter = new QAction(tab);
-    focusFilter->setShortcut(QKeySequence::Find);
-    focusFilter->setShortcutContext(Qt::WindowShortcut);
-    connect(focusFilter, &QAction::triggered, this, [this] {
-        m_tabs->setCurrentIndex(0);
-        m_filterEdit->setFocus(Qt::ShortcutFocusReason);
-        m_filterEdit->selectAll();
-    });
-    addAction(focusFilter);
-    connect(m_filterEdit, &QLineEdit::textChanged, this, [this](const QString& text) {
-        m_anomalyProxy->setText(text);
-        updateTabTitles();
-    });
-
-    m_kindBox = new QComboBox;
-    m_kindBox->addItem(tr("All kinds"));
-    for (AnomalyKind kind : allAnomalyKinds())
-        m_kindBox->addItem(kindName(kind), int(kind));
-    connect(m_kindBox, &QComboBox::currentIndexChanged, this, [this](int index) {
-        const QVariant v = m_kindBox->itemData(index);
-        m_anomalyProxy->setKind(v.isValid() ? std::optional(AnomalyKind(v.toInt())) : std::nullopt);
-        updateTabTitles();
-    });
-
-    m_severityBox = new QComboBox;
-    m_severityBox->addItem(tr("All severities"));
-    for (Severity s : {Severity::Error, Severity::Warning, Severity::Info})
-        m_severityBox->addItem(severityName(s), int(s));
-    connect(m_severityBox, &QComboBox::currentIndexChanged, this, [this](int index) {
-        const QVariant v = m_severityBox->itemData(index);
-        m_anomalyProxy->setSeverity(v.isValid() ? std::optional(Severity(v.toInt()))
-                                                : std::nullopt);
-        updateTabTitles();
-    });
-    m_shownLabel = new QLabel;
-
-    auto* filterRow = new QHBoxLayout;
-    filterRow->setContentsMargins(4, 4, 4, 0);
-    filterRow->addWidget(m_filterEdit, 1);
-    filterRow->addWidget(m_kindBox);
-    filterRow->addWidget(m_severityBox);
-    filterRow->addWidget(m_shownLabel);
-
-    m_anomalyView = makeTable(m_anomalyProxy);
-    m_anomalyView->sortByColumn(AnomalyListModel::NumberColumn, Qt::AscendingOrder);
-    setColumnWidths(m_anomalyView, {48, 72, 86, 150, 76, 90, 64, 160, 170});
-    QHeaderView* h = m_anomalyView->horizontalHeader();
-    // One simulator or one endpoint per session: the source rarely tells rows apart, so it
-    // starts hidden (the header's context menu shows it) and leaves the message room.
-    h->setSectionHidden(AnomalyListModel::SourceColumn, true);
-
-    auto* layout = new QVBoxLayout(tab);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(4);
-    layout->addLayout(filterRow);
-    layout->addWidget(m_anomalyView, 1);
-    return tab;
-}
-
-QTableView* MainWindow::makeTable(QAbstractItemModel* model) {
-    auto* view = new QTableView;
-    view->setModel(model);
-    view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    view->setSelectionMode(QAbstractItemView::SingleSelection);
-    view->setAlternatingRowColors(true);
-    view->setSortingEnabled(true);
-    view->setWordWrap(false);
-    view->setTextElideMode(Qt::ElideRight);
-    view->verticalHeader()->setVisible(false);
-    // Fixed row heights: a live table must not measure every row it has.
-    view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
-    view->horizontalHeader()->setStretchLastSection(true);
-    view->horizontalHeader()->setDefaultSectionSize(110);
-    view->horizontalHeader()->setHighlightSections(false);
-    // Right-click on a header to choose the columns, as in Wireshark's packet list.
-    QHeaderView* header = view->horizontalHeader();
-    header->setContextMenuPolicy(Qt::CustomContextMenu);
-    connect(header, &QWidget::customContextMenuRequested, view, [header, model](const QPoint& pos) {
-        QMenu menu;
-        for (int c = 0; c < model->columnCount(); ++c) {
-            QAction* a = menu.addAction(model->headerData(c, Qt::Horizontal).toString());
-            a->setCheckable(true);
-            a->setChecked(!header->isSectionHidden(c));
-            QObject::connect(a, &QAction::toggled, header,
-                             [header, c](bool on) { header->setSectionHidden(c, !on); });
-        }
-        menu.exec(header->mapToGlobal(pos));
-    });
-    return view;
-}
-
-void MainWindow::buildStatusBar() {
-    m_stateLabel = new QLabel(tr("Waiting for data"));
-    m_timeLabel = new QLabel;
-    m_eventsLabel = new QLabel;
-    m_rateLabel = new QLabel;
-    m_anomalyCountLabel = new QLabel;
-    statusBar()->addWidget(m_stateLabel, 1);
-    m_recordLabel = new QLabel;
-    m_recordLabel->setObjectName(QStringLiteral("recordingStatus"));
-    m_recordLabel->setStyleSheet(QStringLiteral("color: #b00020;"));
-    m_recordLabel->setVisible(false);
-    statusBar()->addPermanentWidget(m_recordLabel);
-    for (QLabel* l : {m_timeLabel, m_eventsLabel, m_rateLabel, m_anomalyCountLabel}) {
-        l->setMinimumWidth(l->fontMetrics().horizontalAdvance(QStringLiteral("0")) * 16);
-        l->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        statusBar()->addPermanentWidget(l);
-    }
-    m_timeLabel->setText(tr("t = 0.0 s"));
-    m_eventsLabel->setText(tr("events 0"));
-    m_rateLabel->setText(tr("0 events/s"));
-    m_anomalyCountLabel->setText(tr("anomalies 0"));
-}
-
 void MainWindow::setRecordingStatus(const QString& text) {
-    m_recordLabel->setText(text);
-    m_recordLabel->setVisible(!text.isEmpty());
+    m_statusBar->setRecordingStatus(text);
 }
 
 QString MainWindow::recordingStatus() const {
-    return m_recordLabel->text();
+    return m_statusBar->recordingStatus();
 }
 
 QString MainWindow::currentResource() const {
-    return m_resourceBox->currentText();
+    return m_focus->current();
 }
 
 QString MainWindow::anomalyCountText() const {
-    return m_anomalyCountLabel->text();
+    return m_statusBar->anomalyCountText();
 }
 
 QString MainWindow::stateText() const {
-    return m_stateLabel->text();
+    return m_statusBar->stateText();
+}
+
+void MainWindow::showStatus() {
+    m_statusBar->showStatus(*m_status);
 }
 
 void MainWindow::setCurrentResource(const QString& resource) {
-    m_resourcePicked = true;
-    showResource(resource);
+    m_focus->choose(resource);
 }
 
 void MainWindow::showResource(const QString& resource) {
-    if (resource.isEmpty())
-        return;
-    if (m_resourceBox->currentText() != resource) {
-        const int index = m_resourceBox->findText(resource);
-        if (index < 0)
-            return;
-        m_resourceBox->setCurrentIndex(index); // re-enters through currentTextChanged
-        return;
+    // ResourceFocus changed what is shown: the chooser, the charts and the tables follow.
+    {
+        const QSignalBlocker block(m_resourceBox);
+        m_resourceBox->setCurrentIndex(m_resourceBox->findText(resource));
     }
-    m_rvChart->setResource(resource);
-    m_bufferChart->setResource(resource);
+    m_chartsPane->setResource(resource);
     applyResourceFilter();
 }
 
@@ -707,26 +613,25 @@ bool MainWindow::tablesShowAllResources() const {
 }
 
 void MainWindow::applyResourceFilter() {
-    // The watcher and cache tables show the resource the charts show, as the charts do; exact
-    // match on the raw value, so "pods" does not also show "podtemplates".
-    const QString resource = currentResource();
-    const QRegularExpression only(
-        m_allResourcesBox->isChecked() || resource.isEmpty()
-            ? QString()
-            : QRegularExpression::anchoredPattern(QRegularExpression::escape(resource)));
-    m_watcherProxy->setFilterRegularExpression(only);
-    m_cacheProxy->setFilterRegularExpression(only);
+    // The watcher and cache tables show the resource the charts show, as the charts do.
+    const QString only = m_allResourcesBox->isChecked() ? QString() : currentResource();
+    m_watcherPane->setResource(only);
+    m_cachePane->setResource(only);
     updateTabTitles();
 }
 
 void MainWindow::setSpan(double seconds) {
-    m_rvChart->setSpanSeconds(seconds);
-    m_bufferChart->view()->setSpanSeconds(seconds);
-    int index = m_spanBox->findData(seconds);
+    m_follow->setSpan(seconds);
+}
+
+void MainWindow::showSpan(double seconds) {
+    m_chartsPane->setSpan(seconds);
+    int index = m_follow->spanIndex();
     if (index < 0) {
         // A wheel zoom lands between the presets: show it as an extra, last entry.
-        const QString label = tr("%1 s").arg(seconds, 0, 'f', 0);
-        if (m_spanBox->count() > int(std::size(kSpans)))
+        const QString label = m_follow->spanLabel();
+        const int presets = int(FollowPolicy::spanChoices().size());
+        if (m_spanBox->count() > presets)
             m_spanBox->setItemText(m_spanBox->count() - 1, label);
         else
             m_spanBox->addItem(label);
@@ -737,11 +642,7 @@ void MainWindow::setSpan(double seconds) {
 }
 
 void MainWindow::setFollowLive(bool follow) {
-    // The focus line of a selected anomaly stays: it still marks the row shown in the detail.
-    if (m_followAction->isChecked() != follow)
-        m_followAction->setChecked(follow);
-    m_rvChart->setFollowLive(follow);
-    m_bufferChart->view()->setFollowLive(follow);
+    m_follow->setFollowLive(follow);
 }
 
 void MainWindow::setSessionNote(const QString& note) {
@@ -754,60 +655,33 @@ void MainWindow::setSessionNote(const QString& note) {
         }
         return;
     }
-    // The scenario's explanation, readable beside the live view: a paragraph starts at each
-    // "What happens:" / "Why ...:" style line of the hard-wrapped text.
-    QString text;
-    for (const QString& line : note.split(QLatin1Char('\n'))) {
-        const QString t = line.trimmed();
-        const int colon = t.indexOf(QLatin1Char(':'));
-        const bool heading = colon > 0 && colon < 24 &&
-                             t.left(colon).count(QLatin1Char(' ')) <= 3 && t.at(0).isUpper();
-        if (heading && !text.isEmpty())
-            text += QStringLiteral("\n\n");
-        else if (!text.isEmpty())
-            text += QLatin1Char(' ');
-        text += t;
-    }
+    // The scenario's explanation, readable beside the live view.
+    const QString text = reflowScenarioNote(note);
     if (view) {
-        view->setPlainText(text.trimmed()); // a switched session: the tab stays where it was
+        view->setPlainText(text); // a switched session: the tab stays where it was
     } else {
-        view = new QPlainTextEdit(text.trimmed());
+        view = new QPlainTextEdit(text);
         view->setReadOnly(true);
         view->setObjectName(QStringLiteral("scenarioExplanation"));
         m_tabs->addTab(view, tr("Scenario"));
     }
-    if (!note.isEmpty())
-        showStatusMessage(note.simplified(), 15000);
+    showStatusMessage(note.simplified(), 15000);
 }
 
 void MainWindow::applyUpdate(const EngineUpdate& update) {
-    ++m_updatesApplied;
+    m_status->noteArrived(update);
     // Series always go in (bounded); the frozen charts simply do not redraw them yet.
     m_chartData.apply(update.series);
-    noteResources(update);
-    updateStatus(update);
-
-    if (m_paused) {
-        for (const WatcherSnapshot& w : update.watchers)
-            m_heldWatchers.insert(snapshotKey(w.resource, w.id), w);
-        for (const CacheSnapshot& c : update.caches)
-            m_heldCaches.insert(snapshotKey(c.resource, c.apiserver), c);
-        m_heldAnomalies.append(update.anomalies);
-        // What the list would drop on resume need not be held: drop it now, in batches.
-        const qsizetype excess = m_heldAnomalies.size() - m_anomalies->maxRows();
-        if (excess > 0 && excess >= m_anomalies->dropBatch()) {
-            m_heldAnomalies.remove(0, excess);
-            m_heldDropped += excess;
-        }
-        const qint64 held = qint64(m_heldAnomalies.size()) + m_heldDropped;
-        m_stateLabel->setText(tr("View paused — %1 new anomalies held").arg(held));
+    m_focus->note(update);
+    detailPane()->setVersions(update.versions); // explanations for the session's versions
+    if (m_hold->paused()) {
+        m_hold->hold(update, anomalyModel()->maxRows(), anomalyModel()->dropBatch());
+        m_status->setHeld(m_hold->anomaliesHeld());
     } else {
         fold(update);
     }
-    const double edgeMs =
-        std::max(double(update.now) / double(kUsPerMs), m_chartData.latestTimeMs());
-    m_rvChart->setLiveEdge(edgeMs);
-    m_bufferChart->view()->setLiveEdge(edgeMs);
+    m_chartsPane->setLiveEdge(
+        std::max(double(update.now) / double(kUsPerMs), m_chartData.latestTimeMs()));
     if (update.finished)
         onSessionFinished();
 }
@@ -815,119 +689,74 @@ void MainWindow::applyUpdate(const EngineUpdate& update) {
 void MainWindow::fold(const EngineUpdate& update, qint64 missingAnomalies) {
     m_watchers->applySnapshots(update.watchers);
     m_caches->applySnapshots(update.caches);
-    m_bufferChart->applySnapshots(update.caches);
-    if (!update.anomalies.isEmpty() || missingAnomalies > 0) {
-        // Keep the newest row in view, as Wireshark does during a live capture, unless the
-        // reader scrolled away from the bottom.
-        QScrollBar* bar = m_anomalyView->verticalScrollBar();
-        const bool atBottom = bar->value() >= bar->maximum();
-        const qint64 firstSerial =
-            m_anomalies->serialOf(m_anomalies->rowCount()) + missingAnomalies;
-        m_anomalies->appendAnomalies(update.anomalies, missingAnomalies);
-        m_rvChart->addAnomalies(update.anomalies, firstSerial);
-        followFirstAnomaly(update.anomalies);
-        if (atBottom && !m_anomalyView->selectionModel()->hasSelection())
-            m_anomalyView->scrollToBottom();
+    m_chartsPane->applySnapshots(update.caches);
+    const AnomalyListModel* list = anomalyModel();
+    // The session-wide number of the batch's first anomaly, before the list takes it.
+    const qint64 firstSerial = list->serialOf(list->rowCount()) + missingAnomalies;
+    m_anomaliesPane->append(update.anomalies, missingAnomalies);
+    m_incidentsPane->applyUpdate(update.incidents, update.anomalies, missingAnomalies);
+    if (!update.anomalies.isEmpty()) {
+        m_chartsPane->addAnomalies(update.anomalies, firstSerial);
+        const QString moved = m_focus->followFirstAnomaly(update.anomalies);
+        if (!moved.isEmpty())
+            showStatusMessage(tr("Showing %1, where the first anomaly is").arg(moved), 8000);
     }
     updateTabTitles();
-    // A live source says what its transport is doing ("Connecting to …", "Reconnecting …").
-    if (!m_finished && !m_failed)
-        m_stateLabel->setText(update.sourceState.isEmpty() ? tr("Live") : update.sourceState);
-}
-
-void MainWindow::followFirstAnomaly(const AnomalyList& anomalies) {
-    if (m_resourcePicked || m_followedFirstAnomaly)
-        return;
-    for (const Anomaly& a : anomalies) {
-        // Info anomalies (a quiet resource's stuck watcher) are not worth moving the view for.
-        if (a.severity == Severity::Info || a.resource.isEmpty() ||
-            m_resourceBox->findText(a.resource) < 0)
-            continue;
-        m_followedFirstAnomaly = true;
-        if (a.resource != currentResource()) {
-            showResource(a.resource);
-            showStatusMessage(tr("Showing %1, where the first anomaly is").arg(a.resource), 8000);
-        }
-        return;
-    }
-}
-
-void MainWindow::noteResources(const EngineUpdate& update) {
-    const auto note = [this](const QString& resource) {
-        if (!resource.isEmpty() && m_resourceBox->findText(resource) < 0)
-            m_resourceBox->addItem(resource); // the first one added becomes current
-    };
-    for (const CacheSnapshot& c : update.caches)
-        note(c.resource);
-    for (const WatcherSnapshot& w : update.watchers)
-        note(w.resource);
-    for (const SeriesDelta& s : update.series)
-        note(s.resource);
-}
-
-void MainWindow::updateStatus(const EngineUpdate& update) {
-    m_timeLabel->setText(tr("t = %1 s").arg(double(update.now) / double(kUsPerSecond), 0, 'f', 1));
-    m_eventsLabel->setText(tr("events %1").arg(formatCount(update.totalEvents)));
-    m_rateLabel->setText(tr("%1 events/s").arg(formatCount(qRound64(update.eventsPerSecond))));
+    m_status->noteShown();
 }
 
 void MainWindow::updateTabTitles() {
-    const int total = m_anomalies->rowCount();
-    const int shown = m_anomalyProxy->rowCount();
-    m_tabs->setTabText(0, tr("Anomalies (%1)").arg(total));
+    const AnomalyListModel* list = anomalyModel();
+    const int total = list->rowCount();
+    m_tabs->setTabText(m_tabs->indexOf(m_incidentsPane),
+                       tr("Incidents (%1)").arg(incidentModel()->incidentCount()));
+    m_tabs->setTabText(m_tabs->indexOf(m_anomaliesPane), tr("Anomalies (%1)").arg(total));
     // Counts of what the tables show, and of all there is when they show one resource of several.
-    const auto count = [](const QAbstractItemModel* shownRows, const QAbstractItemModel* all) {
-        const int n = shownRows->rowCount();
-        const int of = all->rowCount();
-        return n == of ? QString::number(n) : tr("%1 of %2").arg(n).arg(of);
-    };
-    m_tabs->setTabText(1, tr("Watchers (%1)").arg(count(m_watcherProxy, m_watchers)));
-    m_tabs->setTabText(2, tr("Watch caches (%1)").arg(count(m_cacheProxy, m_caches)));
-    m_shownLabel->setText(shown == total ? tr("%1 shown").arg(total)
-                                         : tr("%1 of %2 shown").arg(shown).arg(total));
-    const qint64 dropped = m_anomalies->droppedCount();
-    m_anomalyCountLabel->setText(
+    m_tabs->setTabText(m_tabs->indexOf(m_watcherPane),
+                       tr("Watchers (%1)").arg(m_watcherPane->countText()));
+    m_tabs->setTabText(m_tabs->indexOf(m_cachePane),
+                       tr("Watch caches (%1)").arg(m_cachePane->countText()));
+    const qint64 dropped = list->droppedCount();
+    m_statusBar->setAnomalyCount(
         dropped == 0 ? tr("anomalies %1").arg(total)
                      : tr("anomalies %1 (oldest %2 dropped)")
-                           .arg(formatCount(dropped + total), formatCount(dropped)));
-    m_anomalyCountLabel->setToolTip(
+                           .arg(formatCount(dropped + total), formatCount(dropped)),
         tr("The anomaly list keeps the newest %1; older ones are dropped in batches")
-            .arg(formatCount(m_anomalies->maxRows())));
+            .arg(formatCount(list->maxRows())));
 }
 
 void MainWindow::setViewPaused(bool paused) {
-    if (paused == m_paused)
-        return;
-    m_paused = paused;
+    m_hold->setPaused(paused);
+}
+
+void MainWindow::showPaused(bool paused) {
     if (m_pauseAction->isChecked() != paused)
         m_pauseAction->setChecked(paused);
     m_pauseAction->setText(paused ? tr("Resume view") : tr("Pause view"));
     m_pauseAction->setIcon(
         style()->standardIcon(paused ? QStyle::SP_MediaPlay : QStyle::SP_MediaPause));
-    m_rvChart->setFrozen(paused);
-    m_bufferChart->view()->setFrozen(paused);
-    if (paused) {
-        m_stateLabel->setText(tr("View paused"));
+    m_chartsPane->setFrozen(paused);
+    m_status->setPaused(paused);
+    if (paused)
         return;
-    }
-    EngineUpdate held;
-    held.watchers = m_heldWatchers.values().toVector();
-    held.caches = m_heldCaches.values().toVector();
-    held.anomalies.swap(m_heldAnomalies);
-    const qint64 missing = std::exchange(m_heldDropped, 0);
-    m_heldWatchers.clear();
-    m_heldCaches.clear();
-    fold(held, missing);
-    if (m_finished)
-        m_stateLabel->setText(tr("Finished"));
+    UpdateHold::Released held = m_hold->release();
+    fold(held.update, held.missingAnomalies);
 }
 
 void MainWindow::selectAnomalySerial(qint64 serial) {
-    const int row = m_anomalies->rowOfSerial(serial);
+    if (m_tabs->currentWidget() == m_incidentsPane) {
+        if (!m_incidentsPane->selectSerial(serial))
+            showStatusMessage(tr("Anomaly #%1 was dropped: the window keeps the newest %2")
+                                  .arg(serial + 1)
+                                  .arg(formatCount(incidentModel()->maxAnomalies())),
+                              5000);
+        return;
+    }
+    const int row = anomalyModel()->rowOfSerial(serial);
     if (row < 0) {
         showStatusMessage(tr("Anomaly #%1 was dropped: the list keeps the newest %2")
                               .arg(serial + 1)
-                              .arg(formatCount(m_anomalies->maxRows())),
+                              .arg(formatCount(anomalyModel()->maxRows())),
                           5000);
         return;
     }
@@ -935,49 +764,41 @@ void MainWindow::selectAnomalySerial(qint64 serial) {
 }
 
 void MainWindow::selectAnomaly(int sourceRow) {
-    const QModelIndex source = m_anomalies->index(sourceRow, 0);
-    const QModelIndex proxy = m_anomalyProxy->mapFromSource(source);
-    if (!proxy.isValid()) {
+    m_tabs->setCurrentWidget(m_anomaliesPane);
+    if (!m_anomaliesPane->selectRow(sourceRow))
         statusBar()->showMessage(tr("Anomaly #%1 is hidden by the display filter")
-                                     .arg(m_anomalies->serialOf(sourceRow) + 1),
+                                     .arg(anomalyModel()->serialOf(sourceRow) + 1),
                                  5000);
-        return;
-    }
-    m_tabs->setCurrentIndex(0);
-    m_anomalyView->selectionModel()->setCurrentIndex(proxy, QItemSelectionModel::ClearAndSelect |
-                                                                QItemSelectionModel::Rows);
-    m_anomalyView->scrollTo(proxy);
 }
 
-void MainWindow::onAnomalySelected(const QModelIndex& current) {
-    if (!current.isValid()) {
-        if (!std::exchange(m_keepDetail, false))
-            m_detail->clear();
-        return;
-    }
-    const int row = m_anomalyProxy->mapToSource(current).row();
-    const Anomaly& a = m_anomalies->anomaly(row);
-    m_detail->showAnomaly(a, m_anomalies->serialOf(row) + 1);
+void MainWindow::showAnomaly(const Anomaly& a, qint64 serial, DetailSource from) {
+    m_detailSource = from;
+    m_detail->showAnomaly(a, serial + 1);
     if (!a.resource.isEmpty())
-        showResource(a.resource);
-    m_rvChart->focusAnomaly(a);
-    m_bufferChart->view()->centerOn(double(a.time) / double(kUsPerMs));
+        m_focus->show(a.resource);
+    m_chartsPane->focusAnomaly(a);
+}
+
+void MainWindow::onSelectionCleared(DetailSource from) {
+    if (m_detailSource != from)
+        return; // the details show another pane's selection
+    m_detail->clear();
+    m_detailSource = DetailSource::None;
+}
+
+void MainWindow::onSelectedDropped(DetailSource from) {
+    // The details stay, marked: the reader was looking at them.
+    if (m_detailSource == from)
+        m_detail->markDropped();
 }
 
 void MainWindow::onSessionFailed(const QString& message) {
-    m_failed = true;
-    m_lastError = message;
-    m_stateLabel->setText(tr("Failed: %1").arg(message));
-    m_stateLabel->setStyleSheet(QStringLiteral("color: #b00020;"));
+    m_status->fail(message);
     showErrorBox(tr("WatchScope — session failed"), message);
 }
 
 void MainWindow::onSessionFinished() {
-    if (m_finished)
-        return;
-    m_finished = true;
-    if (!m_failed && !m_paused)
-        m_stateLabel->setText(tr("Finished"));
+    m_status->finish();
 }
 
 } // namespace ws

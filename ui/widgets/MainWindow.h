@@ -4,11 +4,9 @@
 #include "engine/EngineUpdate.h"
 #include "scenario/ScenarioLoader.h"
 
-#include <QHash>
 #include <QMainWindow>
 #include <QPointer>
 
-class QAbstractItemModel;
 class QAction;
 class QCheckBox;
 class QComboBox;
@@ -22,24 +20,42 @@ class QTableView;
 
 namespace ws {
 
+class AnomaliesPane;
 class AnomalyDetailPane;
 class AnomalyFilterProxy;
 class AnomalyListModel;
 class BufferOccupancyChart;
 class CacheTableModel;
+class ChartsPane;
+class FollowPolicy;
+class IncidentsPane;
+class IncidentTreeModel;
 class ReplayBar;
+class ResourceFocus;
+class ResourceTablePane;
 class RvTimelineChart;
 class ScenarioPicker;
-class ViewExporter;
 class Session;
+class SessionStatus;
+class SessionStatusBar;
+class UpdateHold;
+class ViewExporter;
 class WatcherTableModel;
 
-// The capture → filter → detail window: charts of the chosen resource on top, the anomaly list
-// (with its display filter), watchers and watch caches below, and the selected anomaly's fields
-// beside them. It observes a Session but does not own it or its thread: updates arrive queued,
-// at most ~30 a second, and each is folded into the models; charts replot on their own timer.
-// setSession() moves it to another session with a clean slate; a scenario picker in the tool bar
-// (shown once setScenarios() is called) asks for such a switch, which SessionSwitcher does.
+// The capture → filter → detail window. It creates the panes, lays them out and wires them:
+// the charts of the shown resource on top (ChartsPane); below, tabs with the incidents first
+// (IncidentsPane), the raw anomaly list and its display filter (AnomaliesPane), the watchers and
+// the watch caches (ResourceTablePane) and the scenario's explanation; the selected anomaly's
+// fields beside them (AnomalyDetailPane). What the view shows and when it changes by itself
+// lives in widget-free view state (ui/viewstate): UpdateHold (pause/hold), ResourceFocus (which
+// resource, discovered and followed), FollowPolicy (time window, live or parked), SessionStatus
+// (the status bar's texts).
+//
+// It observes a Session but does not own it or its thread: updates arrive queued, at most ~30 a
+// second, and each is folded into the models; charts replot on their own timer, only when what
+// they show changed. setSession() moves it to another session with a clean slate; a scenario
+// picker in the tool bar (shown once setScenarios() is called) asks for such a switch, which
+// SessionSwitcher does.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -47,19 +63,31 @@ public:
                         SeriesBuffer::Limits seriesLimits = {});
     ~MainWindow() override;
 
+    // The panes.
+    IncidentsPane* incidentsPane() const { return m_incidentsPane; }
+    AnomaliesPane* anomaliesPane() const { return m_anomaliesPane; }
+    ChartsPane* chartsPane() const { return m_chartsPane; }
+    AnomalyDetailPane* detailPane() const { return m_detail; }
+    QTabWidget* paneTabs() const { return m_tabs; } // Incidents, Anomalies, Watchers, …
+    // The view state.
+    UpdateHold* updateHold() const { return m_hold; }
+    ResourceFocus* resourceFocus() const { return m_focus; }
+    FollowPolicy* followPolicy() const { return m_follow; }
+    SessionStatus* sessionStatus() const { return m_status; }
+
+    IncidentTreeModel* incidentModel() const;
     WatcherTableModel* watcherModel() const { return m_watchers; }
     CacheTableModel* cacheModel() const { return m_caches; }
-    AnomalyListModel* anomalyModel() const { return m_anomalies; }
-    AnomalyFilterProxy* anomalyProxy() const { return m_anomalyProxy; }
-    QTableView* anomalyView() const { return m_anomalyView; }
-    AnomalyDetailPane* detailPane() const { return m_detail; }
-    RvTimelineChart* rvChart() const { return m_rvChart; }
-    BufferOccupancyChart* bufferChart() const { return m_bufferChart; }
+    AnomalyListModel* anomalyModel() const;
+    AnomalyFilterProxy* anomalyProxy() const;
+    QTableView* anomalyView() const;
+    RvTimelineChart* rvChart() const;
+    BufferOccupancyChart* bufferChart() const;
     QComboBox* resourceChooser() const { return m_resourceBox; }
-    QLineEdit* filterEdit() const { return m_filterEdit; }
-    QComboBox* kindChooser() const { return m_kindBox; }
-    QSortFilterProxyModel* watcherProxy() const { return m_watcherProxy; }
-    QSortFilterProxyModel* cacheProxy() const { return m_cacheProxy; }
+    QLineEdit* filterEdit() const;
+    QComboBox* kindChooser() const;
+    QSortFilterProxyModel* watcherProxy() const;
+    QSortFilterProxyModel* cacheProxy() const;
     bool tablesShowAllResources() const;
     ScenarioPicker* scenarioPicker() const { return m_scenarioPicker; }
     QAction* openScenarioAction() const { return m_openScenarioAction; }
@@ -83,21 +111,21 @@ public:
     // File → Export: the chart as PNG/SVG, the visible tables as CSV.
     ViewExporter* exporter() const { return m_exporter; }
     QMenu* exportMenu() const { return m_exportMenu; }
-    QTableView* watcherView() const { return m_watcherView; }
-    QTableView* cacheView() const { return m_cacheView; }
+    QTableView* watcherView() const;
+    QTableView* cacheView() const;
     // "Recording foo.wscap: 1.2 MB" in the status bar; empty hides it.
     void setRecordingStatus(const QString& text);
     QString recordingStatus() const;
     Session* session() const;
     const ChartData& chartData() const { return m_chartData; }
     QString currentResource() const;
-    bool isViewPaused() const { return m_paused; }
+    bool isViewPaused() const;
     QString stateText() const;
-    QString lastError() const { return m_lastError; }
-    int updatesApplied() const { return m_updatesApplied; }
-    int anomaliesHeld() const { return int(m_heldAnomalies.size()); } // in memory, while paused
+    QString lastError() const;
+    int updatesApplied() const;
+    int anomaliesHeld() const; // in memory, while paused
     // Updates that arrived from a session after the window had moved to another one.
-    int staleUpdatesDropped() const { return m_staleUpdates; }
+    int staleUpdatesDropped() const;
     QString anomalyCountText() const;
 
 public slots:
@@ -133,53 +161,65 @@ public slots:
     void showError(const QString& what, const QString& message);
     // A passing note in the status bar.
     void showStatusMessage(const QString& text, int timeoutMs);
-    // Selects a row of the anomaly list by its row in AnomalyListModel.
+    // Selects a row of the anomaly list by its row in AnomalyListModel (the Anomalies tab).
     void selectAnomaly(int sourceRow);
-    // The same by its session-wide number (a chart marker's); says so when it was dropped.
+    // The same by its session-wide number (a chart marker's): in the incidents when they are the
+    // tab shown, otherwise in the anomaly list; says so when it was dropped.
     void selectAnomalySerial(qint64 serial);
 
 protected:
     void showEvent(QShowEvent* event) override;
 
 private:
+    // Which pane the details come from: its selection going clears them.
+    enum class DetailSource { None, Incidents, Anomalies };
+
     void buildActions();
     void buildToolBar();
-    QWidget* buildAnomalyTab();
-    QTableView* makeTable(QAbstractItemModel* model);
-    void buildStatusBar();
+    void buildPanes();
+    void connectViewState();
     void connectSession();
     void showSessionTitle();
     void clearSessionState();
     void showErrorBox(const QString& title, const QString& message);
     void chooseScenarioFile();
     void fold(const EngineUpdate& update, qint64 missingAnomalies = 0);
-    void noteResources(const EngineUpdate& update);
-    void showResource(const QString& resource); // what setCurrentResource does, as no choice
-    void followFirstAnomaly(const AnomalyList& anomalies);
-    void updateStatus(const EngineUpdate& update);
+    // What selecting an anomaly in either pane does: details, resource, both charts parked on it.
+    void showAnomaly(const Anomaly& anomaly, qint64 serial, DetailSource from);
+    void onSelectionCleared(DetailSource from);
+    void onSelectedDropped(DetailSource from);
+    void showResource(const QString& resource);
+    void showSpan(double seconds);
+    void showPaused(bool paused);
+    void showStatus();
     void updateTabTitles();
     void applyResourceFilter();
-    void onAnomalySelected(const QModelIndex& current);
     void onSessionFailed(const QString& message);
     void onSessionFinished();
 
     QPointer<Session> m_session;
     ChartData m_chartData;
 
+    // View state.
+    UpdateHold* m_hold;
+    ResourceFocus* m_focus;
+    FollowPolicy* m_follow;
+    SessionStatus* m_status;
+
+    // Models of the tables (the list and the incidents belong to their panes).
     WatcherTableModel* m_watchers;
     CacheTableModel* m_caches;
-    AnomalyListModel* m_anomalies;
-    AnomalyFilterProxy* m_anomalyProxy;
-    QSortFilterProxyModel* m_watcherProxy;
-    QSortFilterProxyModel* m_cacheProxy;
 
-    RvTimelineChart* m_rvChart = nullptr;
-    BufferOccupancyChart* m_bufferChart = nullptr;
-    QTabWidget* m_tabs = nullptr;
-    QTableView* m_anomalyView = nullptr;
-    QTableView* m_watcherView = nullptr;
-    QTableView* m_cacheView = nullptr;
+    // Panes.
+    ChartsPane* m_chartsPane = nullptr;
+    IncidentsPane* m_incidentsPane = nullptr;
+    AnomaliesPane* m_anomaliesPane = nullptr;
+    ResourceTablePane* m_watcherPane = nullptr;
+    ResourceTablePane* m_cachePane = nullptr;
     AnomalyDetailPane* m_detail = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    SessionStatusBar* m_statusBar = nullptr;
+    DetailSource m_detailSource = DetailSource::None;
 
     ScenarioPicker* m_scenarioPicker = nullptr;
     QAction* m_scenarioPickerItem = nullptr; // the tool bar's handles to show/hide it
@@ -194,47 +234,18 @@ private:
     QMenu* m_exportMenu = nullptr;
     ReplayBar* m_replayBar = nullptr;
     ViewExporter* m_exporter = nullptr;
-    QLabel* m_recordLabel = nullptr;
     QComboBox* m_resourceBox = nullptr;
     QCheckBox* m_allResourcesBox = nullptr;
     QComboBox* m_spanBox = nullptr;
-    QLineEdit* m_filterEdit = nullptr;
-    QComboBox* m_kindBox = nullptr;
-    QComboBox* m_severityBox = nullptr;
-    QLabel* m_shownLabel = nullptr;
     QLabel* m_sessionLabel = nullptr;
     QString m_sessionQualifier;
     QAction* m_pauseAction = nullptr;
     QAction* m_followAction = nullptr;
 
-    QLabel* m_stateLabel = nullptr;
-    QLabel* m_timeLabel = nullptr;
-    QLabel* m_eventsLabel = nullptr;
-    QLabel* m_rateLabel = nullptr;
-    QLabel* m_anomalyCountLabel = nullptr;
     QPointer<QMessageBox> m_errorBox;
     QString m_pendingMessage; // a status message waiting for the window to be shown
     int m_pendingMessageMs = 0;
 
-    // While the view is paused, snapshots are merged (latest per key) and anomalies held, so
-    // nothing is lost and memory stays bounded by the number of watchers/caches.
-    bool m_paused = false;
-    QHash<QString, WatcherSnapshot> m_heldWatchers;
-    QHash<QString, CacheSnapshot> m_heldCaches;
-    AnomalyList m_heldAnomalies; // the newest, at most the anomaly list's size
-    qint64 m_heldDropped = 0;    // held while paused, then dropped for newer ones
-
-    // Until someone picks a resource, the charts move once to the resource of the first warning
-    // or error:
-    // a scenario's trouble is often on a quiet resource that is not the first one listed.
-    bool m_resourcePicked = false;
-    bool m_keepDetail = false; // the selected anomaly is being dropped: its details stay
-    bool m_followedFirstAnomaly = false;
-    bool m_finished = false;
-    bool m_failed = false;
-    QString m_lastError;
-    int m_updatesApplied = 0;
-    int m_staleUpdates = 0;
     // Bumped by setSession(): a queued signal carries the generation it was connected under.
     quint64 m_sessionGeneration = 0;
 };

@@ -202,7 +202,14 @@ void RvTimelineChart::addAnomalies(const AnomalyList& batch, qint64 firstSerial)
         if (markers.size() > kMaxMarkersPerResource)
             markers.remove(0, markers.size() - kMaxMarkersPerResource);
     }
-    if (!batch.isEmpty())
+    // A redraw only for markers it would show: on its resource, and in view (or coming into it,
+    // while following).
+    const auto shown = [this](const Anomaly& a) {
+        const double ms = double(a.time) / double(kUsPerMs);
+        return a.resource == m_resource &&
+               (followsLive() || (ms >= visibleFromMs() && ms <= visibleToMs()));
+    };
+    if (std::any_of(batch.cbegin(), batch.cend(), shown))
         scheduleReplot();
 }
 

@@ -58,6 +58,7 @@ bool CaptureSource::open(Pipeline& pipeline, QString* error) {
 bool CaptureSource::feed(Pipeline& pipeline, const CaptureRecord& r) {
     switch (r.type) {
     case CaptureRecord::Type::Connection:
+        m_versions.fillFrom(VersionContext::fromConnectionVersions(r.connection.versions));
         // A cluster replay opens its connections itself, as its reflectors decide again.
         if (m_etcd)
             pipeline.connectionOpened(r.connection);
@@ -136,6 +137,14 @@ void CaptureSource::snapshot(QVector<CacheSnapshot>& caches,
         m_etcd->snapshot(caches, watchers, QString());
     if (m_cluster)
         m_cluster->snapshot(caches, watchers);
+}
+
+VersionContext CaptureSource::versions() const {
+    VersionContext v;
+    if (m_cluster)
+        v = m_cluster->versions();
+    v.fillFrom(m_versions);
+    return v;
 }
 
 } // namespace ws

@@ -39,6 +39,9 @@ public:
     qint64 totalEvents() const override;
     void snapshot(QVector<CacheSnapshot>& caches,
                   QVector<WatcherSnapshot>& watchers) const override;
+    // What the recorded connections say ("etcd 3.4.23", "kube-apiserver v1.31.2, client-go
+    // 0.27"), and for a cluster what its replayed discovery found, as the replay reaches them.
+    VersionContext versions() const override;
 
     const CaptureHeader& header() const { return m_reader.header(); }
     // Paced (speed, pause, seek) by `control` instead of the constructor's speed. Before open().
@@ -58,6 +61,7 @@ private:
     bool m_hasPending = false;
     TimeUs m_time = 0;
     bool m_done = false;
+    VersionContext m_versions; // from the connection records read so far
 };
 
 } // namespace ws

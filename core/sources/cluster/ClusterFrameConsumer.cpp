@@ -420,4 +420,15 @@ void ClusterFrameConsumer::snapshot(QVector<CacheSnapshot>& caches,
     }
 }
 
+VersionContext ClusterFrameConsumer::versions() const {
+    VersionContext v;
+    v.clientGo = m_profile.name;
+    for (const Server& s : m_servers)
+        if (s.discovery && !s.discovery->gitVersion().isEmpty()) {
+            v.kubeApiserver = s.discovery->gitVersion();
+            break;
+        }
+    return v;
+}
+
 } // namespace ws

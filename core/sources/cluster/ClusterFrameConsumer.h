@@ -8,6 +8,7 @@
 #include "kube/ResourceCatalog.h"
 #include "metrics/WatchCacheMetrics.h"
 #include "model/Frame.h"
+#include "model/VersionContext.h"
 
 #include <QJsonObject>
 #include <QStringList>
@@ -82,6 +83,9 @@ public:
     QStringList resources() const;
     qint64 totalEvents() const;
     void snapshot(QVector<CacheSnapshot>& caches, QVector<WatcherSnapshot>& watchers) const;
+    // The client-go profile the reflectors follow and the first apiserver's version once its
+    // discovery answered /version ("v1.31.2").
+    VersionContext versions() const;
 
 private:
     struct Server {

@@ -200,4 +200,12 @@ void ClusterSource::snapshot(QVector<CacheSnapshot>& caches,
         m_consumer->snapshot(caches, watchers);
 }
 
+VersionContext ClusterSource::versions() const {
+    if (m_consumer)
+        return m_consumer->versions();
+    VersionContext v;
+    v.clientGo = m_profile.name;
+    return v;
+}
+
 } // namespace ws

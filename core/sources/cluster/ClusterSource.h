@@ -46,6 +46,8 @@ public:
     qint64 totalEvents() const override;
     void snapshot(QVector<CacheSnapshot>& caches,
                   QVector<WatcherSnapshot>& watchers) const override;
+    // --client-go's profile, and the apiserver's version once discovery found it.
+    VersionContext versions() const override;
 
     const std::vector<ClusterTarget>& targets() const { return m_targets; }
     QStringList warnings() const { return m_warnings; }

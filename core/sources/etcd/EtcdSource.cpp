@@ -281,4 +281,11 @@ EtcdWatchStream* EtcdSource::stream() const {
     return m_stream.get();
 }
 
+VersionContext EtcdSource::versions() const {
+    VersionContext v;
+    std::lock_guard lock(m_mutex);
+    v.etcd = m_version;
+    return v;
+}
+
 } // namespace ws

@@ -48,6 +48,8 @@ public:
     qint64 totalEvents() const override;
     void snapshot(QVector<CacheSnapshot>& caches,
                   QVector<WatcherSnapshot>& watchers) const override;
+    // etcd's version from its first Status answer (empty before).
+    VersionContext versions() const override;
 
     // Synchronously checks that some endpoint answers Status; on failure one clear line (the
     // CLI's `load` prints it and exits non-zero). Blocks: never call it on the GUI thread.

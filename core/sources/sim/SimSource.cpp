@@ -93,4 +93,32 @@ void SimSource::snapshot(QVector<CacheSnapshot>& caches, QVector<WatcherSnapshot
     watchers = m_sim->watcherSnapshots();
 }
 
+VersionContext SimSource::versions() const {
+    VersionContext v;
+    if (!m_scenario)
+        return v;
+    const Scenario& s = *m_scenario;
+    v.kubeApiserver = s.server.version;
+    v.etcd = s.etcd.version;
+    QStringList clientGo;
+    for (const ClientSpec& c : s.clients) {
+        v.clientGoByClient.insert(c.name, c.clientGo);
+        if (!clientGo.contains(c.clientGo))
+            clientGo << c.clientGo;
+    }
+    // One profile for every client: the session's; several: each client's own only.
+    if (clientGo.size() == 1) {
+        v.clientGo = clientGo.front();
+        v.clientGoByClient.clear();
+    }
+    const auto gate = [&](const char* name, const std::optional<bool>& value) {
+        if (value)
+            v.featureGates.insert(QLatin1String(name), *value);
+    };
+    gate("SeparateCacheWatchRPC", s.server.separateCacheWatchRpc);
+    gate("WatchList", s.server.watchList);
+    gate("ConsistentListFromCache", s.server.consistentListFromCache);
+    return v;
+}
+
 } // namespace ws

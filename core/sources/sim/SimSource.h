@@ -45,6 +45,9 @@ public:
     qint64 totalEvents() const override;
     void snapshot(QVector<CacheSnapshot>& caches,
                   QVector<WatcherSnapshot>& watchers) const override;
+    // The scenario's kube-apiserver, etcd and clients' client-go, and the gates it sets. Known
+    // from prepare() on; the scenario does not change after it.
+    VersionContext versions() const override;
 
     // After open(); for tests and benchmarks.
     Simulation& simulation() { return *m_sim; }

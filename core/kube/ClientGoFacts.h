@@ -1,0 +1,53 @@
+#pragma once
+
+#include "ServerFacts.h"
+#include "Tri.h"
+
+#include <QString>
+
+namespace ws {
+
+// What a client-go version's reflector does (reference/kubernetes-watch.md §1, §2, §6; the
+// ClientProfile names: "0.18.3", "0.20", "current", "current-watchlist").
+class ClientGoFacts {
+public:
+    // Which 504 bodies isTooLargeResourceVersionError recognises (reference §1, §6).
+    enum class TooLarge {
+        None,       // 0.16/0.17, 0.18.0-0.18.5: a 504 is just an error
+        ReasonOnly, // 0.18.6-0.18.8, 0.19.0: the cause reason ResourceVersionTooLarge (1.18.6+)
+        Causes,     // 0.18.9+, 0.19.1+, 0.20-0.26: also Timeout with the cause message (1.17+)
+        Full,       // 0.27.0+: also the message alone (1.16 too)
+        Unknown,
+    };
+
+    ClientGoFacts() = default; // version unknown
+    explicit ClientGoFacts(const QString& name);
+
+    bool known() const { return m_known; }
+    QString name() const; // "client-go 0.18.3"; "client-go" when unknown
+    TooLarge tooLarge() const { return m_tooLarge; }
+    Tri recognisesTooLarge(ServerFacts::TooLargeBody body) const;
+    // WatchListClient on by default (v0.35+; the current-watchlist profile).
+    Tri watchListByDefault() const { return m_watchList; }
+    // A watch-list refused falls back to a LIST: 0.27-0.28 on a 422 only, 0.29+ on any error.
+    Tri fallsBackOnAnyError() const;
+    // Before 0.18 the reflector lists with RV="0" only and relists on a fixed 1 s period.
+    Tri before018() const;
+    // A 429 on the watch request backs off and re-watches (0.22+, ClientProfile).
+    Tri rewatchesOn429() const;
+
+    static QString tooLargeRange(TooLarge recognition);
+
+private:
+    Tri atLeast(int minor, int patch = 0) const;
+
+    bool m_known = false;
+    bool m_current = false; // "current", "current-watchlist": the newest modelled
+    int m_minor = -1;
+    int m_patch = -1;
+    QString m_name;
+    TooLarge m_tooLarge = TooLarge::Unknown;
+    Tri m_watchList = Tri::Unknown;
+};
+
+} // namespace ws
