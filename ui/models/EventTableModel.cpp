@@ -196,6 +196,8 @@ void EventTableModel::setJournal(std::shared_ptr<const EventJournal> journal) {
     m_cache.clear();
     m_marks.clear();
     m_markSet.clear();
+    m_linked.clear();
+    m_linkedCount = 0;
     restartScan();
     endResetModel();
     emit scanProgressed();
@@ -297,13 +299,21 @@ void EventTableModel::mergeLate(const QVector<qint64>& indices) {
     }
 }
 
-void EventTableModel::addAnomalies(const AnomalyList& anomalies) {
+void EventTableModel::addAnomalies(const AnomalyList& anomalies, qint64 firstSerial) {
     std::vector<std::uint64_t> fresh;
     QVector<QPair<QString, ResourceVersion>> named;
-    for (const Anomaly& a : anomalies) {
+    for (qsizetype i = 0; i < anomalies.size(); ++i) {
+        const Anomaly& a = anomalies[i];
         if (a.key.isEmpty() || a.rv <= 0)
             continue;
         const std::uint64_t mark = markOfKey(a.key, a.rv);
+        if (m_linkedCount < kMaxLinkedAnomalies) {
+            QVector<EventAnomaly>& linked = m_linked[mark];
+            if (linked.size() < kMaxAnomaliesPerEvent) {
+                linked.push_back({firstSerial >= 0 ? firstSerial + i : -1, a});
+                ++m_linkedCount;
+            }
+        }
         if (!m_markSet.insert(mark).second)
             continue;
         m_marks.push_back(mark);
@@ -317,6 +327,13 @@ void EventTableModel::addAnomalies(const AnomalyList& anomalies) {
     if (rowCount() > 0) // rows they name are shaded
         emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1),
                          {Qt::BackgroundRole, Qt::ToolTipRole});
+}
+
+QVector<EventAnomaly> EventTableModel::anomaliesOf(const QString& key, ResourceVersion rv) const {
+    if (m_linked.empty())
+        return {};
+    const auto it = m_linked.find(markOfKey(key, rv));
+    return it != m_linked.end() ? it->second : QVector<EventAnomaly>();
 }
 
 bool EventTableModel::isMarked(const QString& key, ResourceVersion rv) const {

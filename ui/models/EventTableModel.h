@@ -7,12 +7,20 @@
 #include <QAbstractTableModel>
 #include <QHash>
 #include <memory>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 namespace ws {
 
 class EventFilterScanner;
+
+// An anomaly the engine raised that names an event (its key at its RV), with its session-wide
+// number (-1: not known).
+struct EventAnomaly {
+    qint64 serial = -1;
+    Anomaly anomaly;
+};
 
 // The events table (Wireshark's packet list) over a session's EventJournal. Rows are not
 // pushed per event: refresh(), called from the window's update tick (≤ 30 a second), folds in
@@ -59,10 +67,16 @@ public:
     // filter with an error() shows no rows.
     void setFilter(const EventFilter& filter);
     const EventFilter& filter() const { return m_filter; }
-    // Anomalies raised since the last call: anomaly-only shows the events they name.
-    void addAnomalies(const AnomalyList& anomalies);
+    // Anomalies raised since the last call, the first of them numbered `firstSerial` in the
+    // session (-1: not known): anomaly-only shows the events they name.
+    void addAnomalies(const AnomalyList& anomalies, qint64 firstSerial = -1);
     // True when the event at (key, rv) is named by an anomaly seen so far.
     bool isMarked(const QString& key, ResourceVersion rv) const;
+    // The anomalies that name the event at (key, rv): the first kMaxAnomaliesPerEvent of them,
+    // for the first kMaxLinkedAnomalies anomalies seen (the anomaly list's own bound).
+    QVector<EventAnomaly> anomaliesOf(const QString& key, ResourceVersion rv) const;
+    static constexpr int kMaxAnomaliesPerEvent = 8;
+    static constexpr qint64 kMaxLinkedAnomalies = 100000;
 
     // A filter's scan: true until every event up to the last refresh has been looked at.
     bool scanning() const;
@@ -98,6 +112,8 @@ private:
     qint64 m_scannedTo = 0;
     std::vector<std::uint64_t> m_marks; // every anomaly's (key, RV), in arrival order
     std::unordered_set<std::uint64_t> m_markSet;
+    std::unordered_map<std::uint64_t, QVector<EventAnomaly>> m_linked; // by mark
+    qint64 m_linkedCount = 0;
     mutable QHash<qint64, JournalEntry> m_cache; // by journal index
 };
 

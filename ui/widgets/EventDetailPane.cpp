@@ -93,7 +93,8 @@ void EventDetailPane::clear() {
     m_objectView->clear();
 }
 
-void EventDetailPane::showEntry(const JournalEntry& e, const JournalEntry& previous) {
+void EventDetailPane::showEntry(const JournalEntry& e, const JournalEntry& previous,
+                                const QVector<EventAnomaly>& anomalies) {
     m_heading->setText(
         tr("Event #%1: %2 %3").arg(e.index + 1).arg(watchEventTypeName(e.type), e.objectName()));
     m_fieldLines.clear();
@@ -125,6 +126,15 @@ void EventDetailPane::showEntry(const JournalEntry& e, const JournalEntry& previ
                                           .arg(previous.rv)
                                           .arg(watchEventTypeName(previous.type))
                                     : tr("#%1 (dropped from the journal)").arg(e.previous + 1));
+    for (const EventAnomaly& linked : anomalies) {
+        const Anomaly& a = linked.anomaly;
+        QString what = kindName(a.kind);
+        if (!a.watcher.isEmpty())
+            what += QStringLiteral(" (%1)").arg(a.watcher);
+        if (linked.serial >= 0)
+            what = QStringLiteral("#%1 %2").arg(linked.serial + 1).arg(what);
+        add(tr("Anomaly"), what + QStringLiteral(": ") + a.message);
+    }
     html += QStringLiteral("</table>");
     m_fields->setHtml(html);
 

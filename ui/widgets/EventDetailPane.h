@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/JournalEntry.h"
+#include "models/EventTableModel.h"
 #include "models/LineDiff.h"
 #include "models/ObjectText.h"
 
@@ -25,8 +26,10 @@ class EventDetailPane : public QWidget {
 public:
     explicit EventDetailPane(QWidget* parent = nullptr);
 
-    // `previous`: the entry `entry.previous` names, with its object (invalid: not held).
-    void showEntry(const JournalEntry& entry, const JournalEntry& previous);
+    // `previous`: the entry `entry.previous` names, with its object (invalid: not held);
+    // `anomalies`: those the engine raised that name the event (listed with the fields).
+    void showEntry(const JournalEntry& entry, const JournalEntry& previous,
+                   const QVector<EventAnomaly>& anomalies = {});
     void clear();
 
     QString heading() const;

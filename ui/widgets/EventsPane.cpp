@@ -87,6 +87,7 @@ EventsPane::EventsPane(QWidget* parent) : QWidget(parent), m_model(new EventTabl
     apply->setToolTip(tr("Apply the filter (Enter)"));
     auto* clear = new QPushButton(tr("Clear"), this);
     m_filterError = new QLabel(this);
+    m_filterError->setObjectName(QStringLiteral("eventFilterError"));
     m_filterError->setStyleSheet(QStringLiteral("color:#b00020"));
     m_filterError->setVisible(false);
     m_counts = new QLabel(this);
@@ -154,14 +155,8 @@ EventsPane::EventsPane(QWidget* parent) : QWidget(parent), m_model(new EventTabl
     connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
         m_shownIndex = -1;
         m_detail->clear();
+        emit selectionCleared();
     });
-
-    // Within the pane; the window adds its own action for the same keys (focusFilterShortcut).
-    auto* focus = new QAction(this);
-    focus->setShortcut(focusFilterShortcut());
-    focus->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    connect(focus, &QAction::triggered, this, &EventsPane::focusFilter);
-    addAction(focus);
     updateCounts();
 }
 
@@ -172,7 +167,19 @@ QKeySequence EventsPane::focusFilterShortcut() {
 }
 
 void EventsPane::setSession(Session* session) {
-    setJournal(session ? session->journal() : nullptr, noteFor(session));
+    std::shared_ptr<const EventJournal> journal = session ? session->journal() : nullptr;
+    if (journal && !journal->enabled())
+        setJournal(nullptr, tr("This session records no events (it was made without an event "
+                               "journal)."));
+    else
+        setJournal(std::move(journal), noteFor(session));
+}
+
+QString EventsPane::tabCount() const {
+    const JournalStats s = m_model->stats();
+    if (m_model->filter().isEmpty())
+        return formatCount(s.total);
+    return tr("%1 of %2").arg(formatCount(m_model->rowCount()), formatCount(s.total));
 }
 
 void EventsPane::setJournal(std::shared_ptr<const EventJournal> journal, const QString& note) {
@@ -185,8 +192,8 @@ void EventsPane::setJournal(std::shared_ptr<const EventJournal> journal, const Q
     updateCounts();
 }
 
-void EventsPane::applyUpdate(const EngineUpdate& update) {
-    m_model->addAnomalies(update.anomalies);
+void EventsPane::applyUpdate(const EngineUpdate& update, qint64 firstSerial) {
+    m_model->addAnomalies(update.anomalies, firstSerial);
     QStringList seen;
     for (const CacheSnapshot& c : update.caches)
         seen << c.resource;
@@ -284,18 +291,20 @@ void EventsPane::onCurrentChanged(const QModelIndex& current) {
     if (index == m_shownIndex)
         return;
     m_shownIndex = index;
-    if (index < 0 || !m_journal) {
-        m_detail->clear();
-        return;
-    }
-    const JournalEntry entry = m_journal->entry(index);
+    const JournalEntry entry = index >= 0 && m_journal ? m_journal->entry(index) : JournalEntry();
     if (!entry.valid()) {
         m_detail->clear();
+        emit selectionCleared();
         return;
     }
     const JournalEntry previous =
         entry.previous >= 0 ? m_journal->entry(entry.previous) : JournalEntry();
-    m_detail->showEntry(entry, previous);
+    const QVector<EventAnomaly> anomalies = m_model->anomaliesOf(entry.key, entry.rv);
+    m_detail->showEntry(entry, previous, anomalies);
+    if (anomalies.isEmpty())
+        emit selectionCleared();
+    else
+        emit anomalySelected(anomalies.front().anomaly, anomalies.front().serial);
 }
 
 QString EventsPane::countText() const {

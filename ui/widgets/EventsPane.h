@@ -27,7 +27,8 @@ class Session;
 // diff against the previous version of the same object (EventDetailPane). Rows come in from
 // the journal on the window's update tick (applyUpdate), never per event; the table follows
 // the newest row while the reader stays at the bottom and selects nothing.
-// Keys: Enter in the filter bar applies it; Ctrl+Shift+F (focusFilterShortcut()) focuses it.
+// Keys: Enter in the filter bar applies it; Ctrl+Shift+F (focusFilterShortcut(), the window's
+// action) focuses it.
 class EventsPane : public QWidget {
     Q_OBJECT
 public:
@@ -38,9 +39,10 @@ public:
     // selection of the previous one; the filter stays.
     void setSession(Session* session);
     void setJournal(std::shared_ptr<const EventJournal> journal, const QString& note = {});
-    // The window's update tick: the anomalies it carries (for anomaly-only) and the events the
+    // The window's update tick: the anomalies it carries (for anomaly-only and the events they
+    // name; the first numbered `firstSerial` in the session, -1: not known) and the events the
     // journal received since the last one; resources seen are offered in the filter bar.
-    void applyUpdate(const EngineUpdate& update);
+    void applyUpdate(const EngineUpdate& update, qint64 firstSerial = -1);
     // The rows the journal received since the last tick, without an update (a paused view).
     void refresh();
     void focusFilter();
@@ -54,6 +56,7 @@ public:
     // Selects a row of the table; false when there is no such row.
     bool selectRow(int row);
     QString countText() const;
+    QString tabCount() const; // "1,234", or "12 of 1,234" through a filter
     static QKeySequence focusFilterShortcut();
 
     EventTableModel* model() const { return m_model; }
@@ -65,6 +68,11 @@ public:
 signals:
     // Rows, or rows shown through the filter, changed (a tab title may count them).
     void countsChanged();
+    // The event selected is named by an anomaly (the first that names it): the window shows
+    // it as it shows one selected in the anomaly list. serial: -1 when not known.
+    void anomalySelected(const ws::Anomaly& anomaly, qint64 serial);
+    // The selection went, or moved to an event no anomaly names.
+    void selectionCleared();
 
 private:
     void onCurrentChanged(const QModelIndex& current);
