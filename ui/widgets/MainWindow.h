@@ -27,6 +27,7 @@ class AnomalyListModel;
 class BufferOccupancyChart;
 class CacheTableModel;
 class ChartsPane;
+class EventsPane;
 class FollowPolicy;
 class IncidentsPane;
 class IncidentTreeModel;
@@ -44,7 +45,8 @@ class WatcherTableModel;
 
 // The capture → filter → detail window. It creates the panes, lays them out and wires them:
 // the charts of the shown resource on top (ChartsPane); below, tabs with the incidents first
-// (IncidentsPane), the raw anomaly list and its display filter (AnomaliesPane), the watchers and
+// (IncidentsPane), the raw anomaly list and its display filter (AnomaliesPane), every event
+// received with its own display filter and diffs (EventsPane), the watchers and
 // the watch caches (ResourceTablePane) and the scenario's explanation; the selected anomaly's
 // fields beside them (AnomalyDetailPane). What the view shows and when it changes by itself
 // lives in widget-free view state (ui/viewstate): UpdateHold (pause/hold), ResourceFocus (which
@@ -66,6 +68,7 @@ public:
     // The panes.
     IncidentsPane* incidentsPane() const { return m_incidentsPane; }
     AnomaliesPane* anomaliesPane() const { return m_anomaliesPane; }
+    EventsPane* eventsPane() const { return m_eventsPane; }
     ChartsPane* chartsPane() const { return m_chartsPane; }
     AnomalyDetailPane* detailPane() const { return m_detail; }
     QTabWidget* paneTabs() const { return m_tabs; } // Incidents, Anomalies, Watchers, …
@@ -172,7 +175,7 @@ protected:
 
 private:
     // Which pane the details come from: its selection going clears them.
-    enum class DetailSource { None, Incidents, Anomalies };
+    enum class DetailSource { None, Incidents, Anomalies, Events };
 
     void buildActions();
     void buildToolBar();
@@ -214,6 +217,7 @@ private:
     ChartsPane* m_chartsPane = nullptr;
     IncidentsPane* m_incidentsPane = nullptr;
     AnomaliesPane* m_anomaliesPane = nullptr;
+    EventsPane* m_eventsPane = nullptr;
     ResourceTablePane* m_watcherPane = nullptr;
     ResourceTablePane* m_cachePane = nullptr;
     AnomalyDetailPane* m_detail = nullptr;
