@@ -82,6 +82,7 @@ EventsPane::EventsPane(QWidget* parent) : QWidget(parent), m_model(new EventTabl
     m_maxRv->setValidator(rvValidator);
     m_maxRv->setMaximumWidth(110);
     m_anomalyOnly = new QCheckBox(tr("Anomalies only"), this);
+    m_anomalyOnly->setObjectName(QStringLiteral("eventAnomalyOnly"));
     m_anomalyOnly->setToolTip(tr("Only events an anomaly names (its key at its RV)"));
     auto* apply = new QPushButton(tr("Apply"), this);
     apply->setToolTip(tr("Apply the filter (Enter)"));
