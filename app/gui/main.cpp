@@ -5,6 +5,7 @@
 #include "engine/SourceOptions.h"
 #include "session/RecentCaptures.h"
 #include "session/SessionSwitcher.h"
+#include "session/WindowLayoutMemory.h"
 #include "sources/SourceFactory.h"
 #include "widgets/MainWindow.h"
 
@@ -38,6 +39,9 @@ int main(int argc, char* argv[]) {
     QApplication::setApplicationName(QStringLiteral("WatchScope"));
     QApplication::setApplicationVersion(QStringLiteral(WS_VERSION));
     QApplication::setOrganizationName(QStringLiteral("WatchScope"));
+    // The installed desktop entry (packaging/watchscope.desktop): on Wayland it becomes the
+    // window's app id, so the desktop shows the entry's name and icon for the window.
+    QGuiApplication::setDesktopFileName(QStringLiteral("watchscope"));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
@@ -88,11 +92,14 @@ int main(int argc, char* argv[]) {
     ws::MainWindow window(session.get());
     // The switcher owns this session and the ones picked later (a scenario, a cluster).
     ws::SessionSwitcher switcher(&window, session.release(), *spec);
+    ws::WindowLayoutMemory layout;
+    layout.restore(window);
     window.show();
     if (spec->kind == ws::SourceSpec::Kind::Capture)
         ws::RecentCaptures().remember(spec->capture);
     switcher.start();
     const int rc = QApplication::exec();
+    layout.save(window);
     switcher.stop();
     return rc;
 }

@@ -13,6 +13,7 @@
 #include "engine/Session.h"
 #include "session/SessionSwitcher.h"
 #include "sources/SourceFactory.h"
+#include "util/ProcessMemory.h"
 #include "widgets/MainWindow.h"
 #include "widgets/RvTimelineChart.h"
 
@@ -41,13 +42,7 @@ double threadCpuSeconds() {
 }
 
 double rssMiB() {
-    QFile f(QStringLiteral("/proc/self/status"));
-    if (!f.open(QIODevice::ReadOnly))
-        return 0;
-    for (const QByteArray& line : f.readAll().split('\n'))
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').value(0).toDouble() / 1024.0;
-    return 0;
+    return double(residentMemoryBytes()) / (1024.0 * 1024.0);
 }
 
 double percentile(std::vector<double> v, double p) {

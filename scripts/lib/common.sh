@@ -31,8 +31,12 @@ WS_BUILD_PACKAGES=(
 # Extra packages for running the test suite (see ws_test_packages for the conditional ones):
 # openssl makes the test CA and certificates of the TLS tests; python3-kubernetes is the official
 # Python client the serve tests drive. clang and its runtime (libFuzzer, named explicitly: clang
-# only recommends it) build the `fuzz` preset.
-WS_TEST_PACKAGES=(xvfb xauth openssl python3 python3-kubernetes clang libclang-rt-14-dev)
+# only recommends it) build the `fuzz` preset. packaging.tst_debpackage validates the installed
+# desktop entry (desktop-file-validate, from desktop-file-utils) and AppStream metainfo
+# (appstreamcli, from appstream), and CPack's Depends come from dpkg-shlibdeps (dpkg-dev; named
+# although build-essential depends on it, since the test calls it).
+WS_TEST_PACKAGES=(xvfb xauth openssl python3 python3-kubernetes clang libclang-rt-14-dev
+                  appstream desktop-file-utils dpkg-dev)
 
 # ---------------------------------------------------------------------------------------------
 # Logging

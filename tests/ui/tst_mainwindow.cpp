@@ -107,6 +107,7 @@ private slots:
     void pauseHoldsIncidents();
     void droppedIncidentSelectionKeepsDetails();
     void parkedChartSkipsReplots();
+    void followingRedrawsByColumns();
     void bogusRvMarkerKeepsScale();
     void filterEditFiltersList();
     void failureAndFinish();
@@ -884,6 +885,40 @@ void TestMainWindow::parkedChartSkipsReplots() {
     before = chart->replotCount();
     window.applyUpdate(cluster.next());
     QTRY_COMPARE(chart->replotCount(), before + 1);
+}
+
+void TestMainWindow::followingRedrawsByColumns() {
+    // Following a 1 min window, an update moves the edge by a fraction of a pixel column: the
+    // chart redraws once the edge moved kFollowStepColumns, not for every update, and shows
+    // the newest data once the updates stop.
+    MainWindow window(nullptr);
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    SyntheticCluster cluster;
+    window.setSpan(60);
+    for (int i = 0; i < 20; ++i) // every series bound: the legend, and so the plot, sized
+        window.applyUpdate(cluster.next());
+    RvTimelineChart* chart = window.rvChart();
+    chart->replotNow();
+    QTest::qWait(50);
+    chart->replotNow();
+    const double msPerColumn = 60000.0 / chart->plotColumns();
+    const int updatesPerStep =
+        int(std::ceil(LiveChartView::kFollowStepColumns * msPerColumn / 100.0)); // 100 ms each
+    QVERIFY2(updatesPerStep >= 3, qPrintable(QString::number(updatesPerStep)));
+    const int before = chart->replotCount();
+    const int updates = 6 * updatesPerStep;
+    for (int i = 0; i < updates; ++i) {
+        window.applyUpdate(cluster.next());
+        QTest::qWait(40); // the engine's pace: the replot timer (33 ms) fires in between
+    }
+    const int replots = chart->replotCount() - before;
+    QVERIFY2(replots >= 5 && replots <= 7,
+             qPrintable(QStringLiteral("%1 replots for %2 updates").arg(replots).arg(updates)));
+    // Settled: the last edge is drawn.
+    QTRY_COMPARE(chart->visibleToMs(), std::max(chart->liveEdgeMs(), 60000.0));
+    QTRY_VERIFY(chart->replotCount() - before <= replots + 1);
 }
 
 void TestMainWindow::bogusRvMarkerKeepsScale() {

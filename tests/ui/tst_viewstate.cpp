@@ -6,6 +6,7 @@
 #include "viewstate/ResourceFocus.h"
 #include "viewstate/ScenarioNote.h"
 #include "viewstate/SessionStatus.h"
+#include "viewstate/ThrottledRefresh.h"
 #include "viewstate/UpdateHold.h"
 
 #include <QSignalSpy>
@@ -49,6 +50,7 @@ private slots:
     void followPolicyFollow();
     void statusReadsMostImportantFirst();
     void statusTexts();
+    void throttledRefreshLeadsAndTrails();
     void scenarioNoteReflows_data();
     void scenarioNoteReflows();
 };
@@ -345,6 +347,23 @@ void TestViewState::scenarioNoteReflows() {
     QFETCH(QString, note);
     QFETCH(QString, text);
     QCOMPARE(reflowScenarioNote(note), text);
+}
+
+void TestViewState::throttledRefreshLeadsAndTrails() {
+    int runs = 0;
+    ThrottledRefresh refresh(50, [&] { ++runs; });
+    refresh.request(); // idle: at once
+    QCOMPARE(runs, 1);
+    for (int i = 0; i < 10; ++i)
+        refresh.request(); // within the interval: folded into one, at its end
+    QCOMPARE(runs, 1);
+    QVERIFY(refresh.pending());
+    QTRY_COMPARE(runs, 2);
+    QVERIFY(!refresh.pending());
+    QTest::qWait(120); // two intervals with no request: nothing runs
+    QCOMPARE(runs, 2);
+    refresh.request(); // idle again: at once
+    QCOMPARE(runs, 3);
 }
 
 QTEST_GUILESS_MAIN(TestViewState)

@@ -78,7 +78,7 @@ void BufferOccupancyChart::applySnapshots(const QVector<CacheSnapshot>& caches) 
         return;
     for (const CacheSnapshot& c : caches)
         m_latest.insert(c.resource + QLatin1Char('\x1f') + c.apiserver, c);
-    updateGauge();
+    m_gaugeRefresh.request();
 }
 
 void BufferOccupancyChart::reset() {

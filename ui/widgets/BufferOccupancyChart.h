@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/EngineUpdate.h"
+#include "viewstate/ThrottledRefresh.h"
 
 #include <QHash>
 #include <QWidget>
@@ -37,6 +38,8 @@ private:
     QProgressBar* m_gauge;
     QString m_resource;
     QHash<QString, CacheSnapshot> m_latest; // by resource + apiserver
+    // The gauge changes with every update; a few redraws a second read the same.
+    ThrottledRefresh m_gaugeRefresh{250, [this] { updateGauge(); }};
 };
 
 } // namespace ws

@@ -15,6 +15,7 @@ ChartsPane::ChartsPane(const ChartData* data, QWidget* parent)
     m_bufferChart->view()->setChartData(data);
 
     auto* splitter = new QSplitter(Qt::Horizontal);
+    splitter->setObjectName(QStringLiteral("chartsSplitter"));
     splitter->addWidget(m_rvChart);
     splitter->addWidget(m_bufferChart);
     splitter->setStretchFactor(0, 2);

@@ -4,6 +4,8 @@
 #include "charts/Decimation.h"
 
 #include <QChart>
+#include <QEvent>
+#include <QLegend>
 #include <QValueAxis>
 #include <QWheelEvent>
 #include <QXYSeries>
@@ -27,7 +29,6 @@ double niceStep(double range, int ticks) {
 LiveChartView::LiveChartView(QWidget* parent)
     : QChartView(new QChart, parent), m_axisX(new QValueAxis(this)), m_axisY(new QValueAxis(this)) {
     QChart* c = chart();
-    c->setTheme(QChart::ChartThemeLight);
     c->setAnimationOptions(QChart::NoAnimation); // animations fight 30 Hz replots
     c->setMargins(QMargins(4, 4, 4, 4));
     c->setBackgroundRoundness(0);
@@ -49,10 +50,48 @@ LiveChartView::LiveChartView(QWidget* parent)
     m_axisY->setRange(0, 1);
     setRenderHint(QPainter::Antialiasing, false);
     setMinimumSize(240, 180);
+    applyPalette();
 
     m_replotTimer.setSingleShot(true);
     m_replotTimer.setInterval(kReplotIntervalMs);
     connect(&m_replotTimer, &QTimer::timeout, this, &LiveChartView::replotNow);
+    m_settleTimer.setSingleShot(true);
+    m_settleTimer.setInterval(kSettleMs);
+    connect(&m_settleTimer, &QTimer::timeout, this, &LiveChartView::scheduleReplot);
+}
+
+bool LiveChartView::isDark(const QPalette& palette) {
+    return palette.color(QPalette::Window).lightness() < 128;
+}
+
+void LiveChartView::applyPalette() {
+    // The chart's colours follow the widget palette (the system's light or dark scheme) without
+    // QChart::setTheme(), which would also reset every series' pen.
+    const QPalette p = palette();
+    QChart* c = chart();
+    c->setBackgroundBrush(p.brush(QPalette::Base));
+    c->setBackgroundPen(Qt::NoPen);
+    c->setPlotAreaBackgroundVisible(false);
+    c->setTitleBrush(p.brush(QPalette::Text));
+    c->legend()->setLabelColor(p.color(QPalette::Text));
+    QColor grid = p.color(QPalette::Text);
+    grid.setAlpha(40);
+    for (QValueAxis* axis : {m_axisX, m_axisY}) {
+        axis->setLabelsColor(p.color(QPalette::Text));
+        axis->setTitleBrush(p.brush(QPalette::Text));
+        axis->setLinePenColor(p.color(QPalette::Mid));
+        axis->setGridLineColor(grid);
+    }
+    setBackgroundBrush(p.brush(QPalette::Base));
+    paletteApplied(p);
+}
+
+void LiveChartView::changeEvent(QEvent* event) {
+    QChartView::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        applyPalette();
+        scheduleReplot();
+    }
 }
 
 void LiveChartView::setChartData(const ChartData* data) {
@@ -75,13 +114,30 @@ void LiveChartView::setLiveEdge(double ms) {
     // drawn last ended inside the window: samples come in time order.
     const quint64 generation = m_data ? m_data->generation(m_resource) : 0;
     const bool newSamples = generation != m_drawnGeneration;
-    if (m_follow ? (m_edgeMs != before || newSamples)
-                 : (newSamples && (m_replotCount == 0 || before < m_toMs)))
+    if (!m_follow) {
+        if (newSamples && (m_replotCount == 0 || before < m_toMs))
+            scheduleReplot();
+        return;
+    }
+    if (m_edgeMs == m_drawnEdgeMs && !newSamples)
+        return;
+    // Following, what changes is the right end: the window slides and new samples appear at
+    // the edge. A 1 min window on ~600 columns moves one column every 100 ms, so redrawing at
+    // 30 Hz would redraw the same picture three times. Redraw once the edge has moved a few
+    // columns; the rest shows when the stream pauses (the settle timer), so nothing stays
+    // undrawn.
+    const double msPerColumn = m_spanMs / std::max(1, plotColumns());
+    if (m_replotCount == 0 || m_edgeMs - m_drawnEdgeMs >= kFollowStepColumns * msPerColumn ||
+        m_edgeMs < m_drawnEdgeMs) {
         scheduleReplot();
+        return;
+    }
+    m_settleTimer.start(); // restarted by every update: fires once the updates stop
 }
 
 void LiveChartView::reset() {
     m_edgeMs = 0;
+    m_drawnEdgeMs = 0;
     m_centerMs = 0;
     scheduleReplot();
 }
@@ -172,8 +228,10 @@ bool LiveChartView::plottedYRange(double* lo, double* hi) const {
 
 void LiveChartView::replotNow() {
     m_replotTimer.stop();
+    m_settleTimer.stop();
     ++m_replotCount;
     m_drawnGeneration = m_data ? m_data->generation(m_resource) : 0;
+    m_drawnEdgeMs = m_edgeMs;
     prepareReplot();
 
     if (m_follow) {

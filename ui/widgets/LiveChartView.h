@@ -21,6 +21,10 @@ class LiveChartView : public QChartView {
     Q_OBJECT
 public:
     static constexpr int kReplotIntervalMs = 33;
+    // Following the live edge, redraw once it moved this many pixel columns...
+    static constexpr int kFollowStepColumns = 8;
+    // ...or this long after the last update that moved it less.
+    static constexpr int kSettleMs = 400;
 
     explicit LiveChartView(QWidget* parent = nullptr);
 
@@ -65,6 +69,9 @@ public:
     int replotCount() const { return m_replotCount; }
     int plotColumns() const;
     int lastReplotColumns() const { return m_lastColumns; } // decimation width last used
+    // Dark scheme: a palette whose window colour is dark (Qt 6.4 has no colour-scheme hint;
+    // the platform theme hands the system's scheme over as the palette).
+    static bool isDark(const QPalette& palette);
 
 public slots:
     void scheduleReplot();
@@ -79,11 +86,14 @@ protected:
     virtual void prepareReplot() {}
     virtual void finishReplot(double /*fromMs*/, double /*toMs*/) {}
     virtual void axesUpdated() {}
+    // The palette changed (light/dark): recolour what the subclass drew in palette colours.
+    virtual void paletteApplied(const QPalette& /*palette*/) {}
     // Let subclasses widen the y range (e.g. for markers) before the axis is set.
     void includeY(double y);
     // The y range of what was plotted so far in this replot (false when nothing was).
     bool plottedYRange(double* lo, double* hi) const;
 
+    void changeEvent(QEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
 
@@ -91,11 +101,15 @@ protected:
     QString m_resource;
 
 private:
+    void applyPalette();
+
     QValueAxis* m_axisX;
     QValueAxis* m_axisY;
     QHash<QString, QXYSeries*> m_bound;
     QTimer m_replotTimer;
+    QTimer m_settleTimer;
     double m_edgeMs = 0;
+    double m_drawnEdgeMs = 0; // the live edge at the last replot
     double m_centerMs = 0;
     double m_spanMs = 60 * 1000.0;
     double m_fromMs = 0;

@@ -10,6 +10,7 @@
 #include "RvTimelineChart.h"
 #include "ScenarioPicker.h"
 #include "SessionStatusBar.h"
+#include "ShortcutsDialog.h"
 #include "TableSetup.h"
 #include "engine/Session.h"
 #include "models/AnomalyFilterProxy.h"
@@ -116,6 +117,7 @@ void MainWindow::buildPanes() {
     showCorner();
 
     auto* lists = new QSplitter(Qt::Horizontal);
+    lists->setObjectName(QStringLiteral("listsSplitter")); // remembered by WindowLayoutMemory
     lists->addWidget(m_tabs);
     lists->addWidget(m_detail);
     lists->setStretchFactor(0, 3);
@@ -123,6 +125,7 @@ void MainWindow::buildPanes() {
     lists->setSizes({1040, 360});
 
     auto* central = new QSplitter(Qt::Vertical);
+    central->setObjectName(QStringLiteral("centralSplitter"));
     central->addWidget(m_chartsPane);
     central->addWidget(lists);
     central->setStretchFactor(0, 1);
@@ -505,7 +508,25 @@ void MainWindow::buildActions() {
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_pauseAction);
     view->addAction(m_followAction);
+    // Alt+1…Alt+9: the tabs below the charts, in their order.
+    for (int i = 0; i < 9; ++i) {
+        auto* tab = new QAction(tr("Show tab %1").arg(i + 1), this);
+        tab->setShortcut(QKeySequence(Qt::ALT | Qt::Key(Qt::Key_1 + i)));
+        tab->setShortcutContext(Qt::WindowShortcut);
+        connect(tab, &QAction::triggered, this, [this, i] {
+            if (i < m_tabs->count())
+                m_tabs->setCurrentIndex(i);
+        });
+        addAction(tab);
+    }
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* keys = help->addAction(tr("&Keyboard Shortcuts"), this, [this] {
+        auto* dialog = new ShortcutsDialog(this, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->open();
+    });
+    keys->setObjectName(QStringLiteral("shortcutsAction"));
+    keys->setShortcut(QKeySequence(Qt::Key_F1));
     help->addAction(tr("&About WatchScope"), this, [this] {
         QMessageBox::about(this, tr("About WatchScope"),
                            tr("<b>WatchScope</b> %1<br>Kubernetes watch streams and watch-cache "
@@ -729,16 +750,18 @@ void MainWindow::fold(const EngineUpdate& update, qint64 missingAnomalies) {
 void MainWindow::updateTabTitles() {
     const AnomalyListModel* list = anomalyModel();
     const int total = list->rowCount();
-    m_tabs->setTabText(m_tabs->indexOf(m_incidentsPane),
-                       tr("Incidents (%1)").arg(incidentModel()->incidentCount()));
-    m_tabs->setTabText(m_tabs->indexOf(m_anomaliesPane), tr("Anomalies (%1)").arg(total));
-    m_tabs->setTabText(m_tabs->indexOf(m_eventsPane),
-                       tr("Events (%1)").arg(m_eventsPane->tabCount()));
+    // QTabBar relayouts and repaints on every setTabText: only set the titles that changed.
+    const auto setTitle = [this](QWidget* pane, const QString& title) {
+        const int index = m_tabs->indexOf(pane);
+        if (m_tabs->tabText(index) != title)
+            m_tabs->setTabText(index, title);
+    };
+    setTitle(m_incidentsPane, tr("Incidents (%1)").arg(incidentModel()->incidentCount()));
+    setTitle(m_anomaliesPane, tr("Anomalies (%1)").arg(total));
+    setTitle(m_eventsPane, tr("Events (%1)").arg(m_eventsPane->tabCount()));
     // Counts of what the tables show, and of all there is when they show one resource of several.
-    m_tabs->setTabText(m_tabs->indexOf(m_watcherPane),
-                       tr("Watchers (%1)").arg(m_watcherPane->countText()));
-    m_tabs->setTabText(m_tabs->indexOf(m_cachePane),
-                       tr("Watch caches (%1)").arg(m_cachePane->countText()));
+    setTitle(m_watcherPane, tr("Watchers (%1)").arg(m_watcherPane->countText()));
+    setTitle(m_cachePane, tr("Watch caches (%1)").arg(m_cachePane->countText()));
     const qint64 dropped = list->droppedCount();
     m_statusBar->setAnomalyCount(
         dropped == 0 ? tr("anomalies %1").arg(total)

@@ -1,5 +1,7 @@
 #include "ReplayBar.h"
 
+#include <algorithm>
+
 #include <QAction>
 #include <QComboBox>
 #include <QLabel>
@@ -39,10 +41,33 @@ ReplayBar::ReplayBar(QWidget* parent) : QToolBar(tr("Replay"), parent) {
     for (const SpeedChoice& s : kSpeeds)
         m_speed->addItem(QString::fromUtf8(s.label), s.speed);
     m_speed->setCurrentIndex(1);
-    m_speed->setToolTip(tr("Recorded seconds per second; max: as fast as the machine can"));
     connect(m_speed, &QComboBox::activated, this,
             [this](int index) { emit speedRequested(m_speed->itemData(index).toDouble()); });
     addWidget(m_speed);
+    // Keys step through the same choices as the box (faster: Ctrl+], slower: Ctrl+[).
+    const auto stepSpeed = [this](int step) {
+        const int index = std::clamp(m_speed->currentIndex() + step, 0, m_speed->count() - 1);
+        if (index == m_speed->currentIndex())
+            return;
+        m_speed->setCurrentIndex(index);
+        emit speedRequested(m_speed->itemData(index).toDouble());
+    };
+    auto* faster = new QAction(tr("Faster"), this);
+    faster->setObjectName(QStringLiteral("replayFaster"));
+    faster->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_BracketRight));
+    faster->setShortcutContext(Qt::WindowShortcut);
+    connect(faster, &QAction::triggered, this, [stepSpeed] { stepSpeed(+1); });
+    auto* slower = new QAction(tr("Slower"), this);
+    slower->setObjectName(QStringLiteral("replaySlower"));
+    slower->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_BracketLeft));
+    slower->setShortcutContext(Qt::WindowShortcut);
+    connect(slower, &QAction::triggered, this, [stepSpeed] { stepSpeed(-1); });
+    // On the box, not the bar (a tool bar turns its actions into buttons): active while shown.
+    m_speed->addAction(faster);
+    m_speed->addAction(slower);
+    m_speed->setToolTip(
+        tr("Recorded seconds per second; max: as fast as the machine can (Ctrl+] faster, "
+           "Ctrl+[ slower)"));
 
     addWidget(new QLabel(QStringLiteral("  ")));
     m_slider = new QSlider(Qt::Horizontal);

@@ -42,7 +42,8 @@ RvTimelineChart::RvTimelineChart(QWidget* parent)
     chart()->legend()->setAlignment(Qt::AlignRight);
     chart()->legend()->setShowToolTips(true);
 
-    bindSeries(kHead, makeLine(tr("etcd head"), QColor(0x20, 0x20, 0x20), 2.0));
+    // The head in the text colour: the strongest line of the chart in light and dark alike.
+    bindSeries(kHead, makeLine(tr("etcd head"), palette().color(QPalette::Text), 2.0));
     // Dashed: the cache usually sits on the head, and both must stay visible there.
     bindSeries(kCache, makeLine(tr("watch cache"), QColor(0x1f, 0x77, 0xb4), 2.0, Qt::DashLine));
 
@@ -50,7 +51,7 @@ RvTimelineChart::RvTimelineChart(QWidget* parent)
     m_markers->setMarkerShape(QScatterSeries::MarkerShapeCircle);
     m_markers->setMarkerSize(10);
     m_markers->setColor(QColor(0xd6, 0x27, 0x28));
-    m_markers->setBorderColor(Qt::white);
+    m_markers->setBorderColor(palette().color(QPalette::Base));
     chart()->addSeries(m_markers);
     m_markers->attachAxis(axisX());
     m_markers->attachAxis(axisY());
@@ -66,6 +67,16 @@ RvTimelineChart::RvTimelineChart(QWidget* parent)
     const auto focusMarkers = chart()->legend()->markers(m_focusLine);
     for (QLegendMarker* m : focusMarkers)
         m->setVisible(false);
+}
+
+void RvTimelineChart::paletteApplied(const QPalette& palette) {
+    if (QXYSeries* head = boundSeries(kHead)) {
+        QPen pen = head->pen();
+        pen.setColor(palette.color(QPalette::Text));
+        head->setPen(pen);
+    }
+    if (m_markers)
+        m_markers->setBorderColor(palette.color(QPalette::Base));
 }
 
 QColor RvTimelineChart::watcherColor(const QString& id) {

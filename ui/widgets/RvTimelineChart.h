@@ -45,6 +45,7 @@ protected:
     void prepareReplot() override;
     void finishReplot(double fromMs, double toMs) override;
     void axesUpdated() override;
+    void paletteApplied(const QPalette& palette) override;
 
 private:
     struct Marker {

@@ -1,15 +1,18 @@
 #include "SessionStatusBar.h"
 
+#include "util/ProcessMemory.h"
 #include "viewstate/SessionStatus.h"
 
 #include <QLabel>
+#include <QLocale>
 
 namespace ws {
 
 SessionStatusBar::SessionStatusBar(QWidget* parent)
     : QStatusBar(parent), m_stateLabel(new QLabel(tr("Waiting for data"))),
       m_recordLabel(new QLabel), m_timeLabel(new QLabel), m_eventsLabel(new QLabel),
-      m_rateLabel(new QLabel), m_anomalyCountLabel(new QLabel) {
+      m_rateLabel(new QLabel), m_anomalyCountLabel(new QLabel), m_memoryLabel(new QLabel),
+      m_figures(kFiguresIntervalMs, [this] { showFigures(); }) {
     addWidget(m_stateLabel, 1);
     m_recordLabel->setObjectName(QStringLiteral("recordingStatus"));
     m_recordLabel->setStyleSheet(QStringLiteral("color: #b00020;"));
@@ -21,6 +24,14 @@ SessionStatusBar::SessionStatusBar(QWidget* parent)
         addPermanentWidget(l);
     }
     m_anomalyCountLabel->setText(tr("anomalies 0"));
+    m_memoryLabel->setObjectName(QStringLiteral("memoryStatus"));
+    m_memoryLabel->setToolTip(tr("Memory this program uses (resident set)"));
+    addPermanentWidget(m_memoryLabel);
+
+    m_memoryTimer.setInterval(kMemoryIntervalMs);
+    connect(&m_memoryTimer, &QTimer::timeout, this, &SessionStatusBar::showMemory);
+    m_memoryTimer.start();
+    showMemory();
 }
 
 void SessionStatusBar::showStatus(const SessionStatus& status) {
@@ -28,9 +39,33 @@ void SessionStatusBar::showStatus(const SessionStatus& status) {
     const QString style = status.isError() ? QStringLiteral("color: #b00020;") : QString();
     if (m_stateLabel->styleSheet() != style) // a style sheet re-polishes: only on a change
         m_stateLabel->setStyleSheet(style);
-    m_timeLabel->setText(status.timeText());
-    m_eventsLabel->setText(status.eventsText());
-    m_rateLabel->setText(status.rateText());
+    m_time = status.timeText();
+    m_events = status.eventsText();
+    m_rate = status.rateText();
+    m_figures.request();
+}
+
+void SessionStatusBar::showFigures() {
+    m_timeLabel->setText(m_time); // QLabel repaints only when the text differs
+    m_eventsLabel->setText(m_events);
+    m_rateLabel->setText(m_rate);
+}
+
+QString SessionStatusBar::figuresText() const {
+    return m_timeLabel->text() + QLatin1String(" | ") + m_eventsLabel->text() +
+           QLatin1String(" | ") + m_rateLabel->text();
+}
+
+void SessionStatusBar::showMemory() {
+    const qint64 bytes = residentMemoryBytes();
+    // Whole MB: a figure that flickers in its last digit says nothing more.
+    m_memoryLabel->setText(
+        bytes < 0 ? QString()
+                  : tr("memory %1 MB").arg(QLocale::system().toString(bytes / 1000000)));
+}
+
+QString SessionStatusBar::memoryText() const {
+    return m_memoryLabel->text();
 }
 
 void SessionStatusBar::setAnomalyCount(const QString& text, const QString& toolTip) {

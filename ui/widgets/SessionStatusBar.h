@@ -1,6 +1,9 @@
 #pragma once
 
 #include <QStatusBar>
+#include <QTimer>
+
+#include "viewstate/ThrottledRefresh.h"
 
 class QLabel;
 
@@ -10,7 +13,9 @@ class SessionStatus;
 
 // The window's status bar: the session's state on the left (passing messages are drawn over
 // it), and on the right a recording note (while one is written), session time, events, rate and
-// the anomaly count. Shows a SessionStatus; holds no state of its own.
+// the anomaly count, and the memory the program uses. Shows a SessionStatus; holds no state of
+// its own. The running figures (time, events, rate) change with every update: they are redrawn
+// at most a few times a second, a text nobody can read at 30 Hz is not worth a repaint.
 class SessionStatusBar : public QStatusBar {
     Q_OBJECT
 public:
@@ -23,14 +28,26 @@ public:
     // "Recording foo.wscap: 1.2 MB"; empty hides it.
     void setRecordingStatus(const QString& text);
     QString recordingStatus() const;
+    QString memoryText() const;
+    QString figuresText() const; // time, events and rate as shown now
+
+    static constexpr int kFiguresIntervalMs = 500;
+    static constexpr int kMemoryIntervalMs = 2000;
 
 private:
+    void showFigures();
+    void showMemory();
+
     QLabel* m_stateLabel;
     QLabel* m_recordLabel;
     QLabel* m_timeLabel;
     QLabel* m_eventsLabel;
     QLabel* m_rateLabel;
     QLabel* m_anomalyCountLabel;
+    QLabel* m_memoryLabel;
+    QString m_time, m_events, m_rate; // the newest figures, shown at the next tick
+    ThrottledRefresh m_figures;
+    QTimer m_memoryTimer;
 };
 
 } // namespace ws
