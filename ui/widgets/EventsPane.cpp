@@ -195,14 +195,16 @@ void EventsPane::setJournal(std::shared_ptr<const EventJournal> journal, const Q
 
 void EventsPane::applyUpdate(const EngineUpdate& update, qint64 firstSerial) {
     m_model->addAnomalies(update.anomalies, firstSerial);
-    QStringList seen;
-    for (const CacheSnapshot& c : update.caches)
-        seen << c.resource;
-    for (const WatcherSnapshot& w : update.watchers)
-        seen << w.resource;
-    for (const QString& r : seen)
-        if (!r.isEmpty() && m_resource->findText(r, Qt::MatchExactly) < 0)
+    const auto offer = [this](const QString& r) {
+        if (!r.isEmpty() && !m_offered.contains(r)) {
+            m_offered.insert(r);
             m_resource->addItem(r);
+        }
+    };
+    for (const CacheSnapshot& c : update.caches)
+        offer(c.resource);
+    for (const WatcherSnapshot& w : update.watchers)
+        offer(w.resource);
     refresh();
 }
 
@@ -326,7 +328,10 @@ QString EventsPane::countText() const {
 }
 
 void EventsPane::updateCounts() {
-    m_counts->setText(countText());
+    const QString text = countText();
+    if (text == m_counts->text())
+        return; // a label relayouts on every setText
+    m_counts->setText(text);
     emit countsChanged();
 }
 

@@ -4,6 +4,7 @@
 #include "engine/EventFilter.h"
 #include "engine/EventJournal.h"
 
+#include <QSet>
 #include <QWidget>
 #include <memory>
 
@@ -96,6 +97,7 @@ private:
     QLabel* m_filterError = nullptr;
     QLabel* m_counts = nullptr;
     qint64 m_shownIndex = -1; // the journal index the detail pane shows
+    QSet<QString> m_offered;  // resources in the filter bar's chooser
 };
 
 } // namespace ws
