@@ -13,24 +13,35 @@ EventFilterScanner::EventFilterScanner(QObject* parent)
     m_worker =
         new EventFilterWorker(m_generation, [this](quint64 generation, QVector<qint64> indices,
                                                    qint64 scannedTo, bool late) {
-            // To the scanner's thread; dropped there if the scanner is gone by then.
-            QMetaObject::invokeMethod(
-                this,
-                [this, generation, indices = std::move(indices), scannedTo, late] {
-                    if (generation == m_generation->load())
-                        emit found(generation, indices, scannedTo, late);
-                },
-                Qt::QueuedConnection);
+            // From the worker's thread: queued here under the mutex, delivered on ours.
+            {
+                const std::lock_guard lock(m_foundMutex);
+                m_found.push_back({generation, std::move(indices), scannedTo, late});
+            }
+            QMetaObject::invokeMethod(this, "deliver", Qt::QueuedConnection);
         });
     m_worker->moveToThread(m_thread);
+    connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     m_thread->start(QThread::LowPriority);
 }
 
 EventFilterScanner::~EventFilterScanner() {
     m_generation->fetch_add(1); // a scan in progress stops at its next chunk
     m_thread->quit();
-    m_thread->wait();
-    delete m_worker; // its thread has ended
+    m_thread->wait(); // the worker is deleted on it as it ends
+    const std::lock_guard lock(m_foundMutex);
+    m_found.clear();
+}
+
+void EventFilterScanner::deliver() {
+    std::vector<Found> batch;
+    {
+        const std::lock_guard lock(m_foundMutex);
+        batch.swap(m_found);
+    }
+    for (const Found& f : batch)
+        if (f.generation == m_generation->load())
+            emit found(f.generation, f.indices, f.scannedTo, f.late);
 }
 
 quint64 EventFilterScanner::start(std::shared_ptr<const EventJournal> journal,
@@ -39,12 +50,8 @@ quint64 EventFilterScanner::start(std::shared_ptr<const EventJournal> journal,
     const quint64 generation = m_generation->fetch_add(1) + 1;
     m_requested = to;
     m_active = true;
-    QMetaObject::invokeMethod(
-        m_worker,
-        [w = m_worker, generation, journal = std::move(journal), filter, marks, from, to] {
-            w->start(generation, journal, filter, marks, from, to);
-        },
-        Qt::QueuedConnection);
+    m_worker->post([w = m_worker, generation, journal = std::move(journal), filter, marks, from,
+                    to] { w->start(generation, journal, filter, marks, from, to); });
     return generation;
 }
 
@@ -53,9 +60,7 @@ void EventFilterScanner::extend(qint64 to) {
         return;
     m_requested = to;
     const quint64 generation = m_generation->load();
-    QMetaObject::invokeMethod(
-        m_worker, [w = m_worker, generation, to] { w->extend(generation, to); },
-        Qt::QueuedConnection);
+    m_worker->post([w = m_worker, generation, to] { w->extend(generation, to); });
 }
 
 void EventFilterScanner::addAnomalies(const std::vector<std::uint64_t>& marks,
@@ -63,18 +68,15 @@ void EventFilterScanner::addAnomalies(const std::vector<std::uint64_t>& marks,
     if (!m_active)
         return;
     const quint64 generation = m_generation->load();
-    QMetaObject::invokeMethod(
-        m_worker,
-        [w = m_worker, generation, marks, named] { w->addAnomalies(generation, marks, named); },
-        Qt::QueuedConnection);
+    m_worker->post(
+        [w = m_worker, generation, marks, named] { w->addAnomalies(generation, marks, named); });
 }
 
 void EventFilterScanner::stop() {
     m_generation->fetch_add(1);
     m_active = false;
     m_requested = 0;
-    QMetaObject::invokeMethod(
-        m_worker, [w = m_worker] { w->stop(); }, Qt::QueuedConnection);
+    m_worker->post([w = m_worker] { w->stop(); });
 }
 
 } // namespace ws

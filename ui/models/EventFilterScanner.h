@@ -8,6 +8,8 @@
 #include <QVector>
 #include <atomic>
 #include <memory>
+#include <mutex>
+#include <vector>
 
 class QThread;
 
@@ -50,8 +52,18 @@ signals:
     void found(quint64 generation, const QVector<qint64>& indices, qint64 scannedTo, bool late);
 
 private:
+    struct Found {
+        quint64 generation = 0;
+        QVector<qint64> indices;
+        qint64 scannedTo = 0;
+        bool late = false;
+    };
+    Q_INVOKABLE void deliver(); // what the worker found, on the scanner's thread
+
     QThread* m_thread;
-    EventFilterWorker* m_worker;
+    EventFilterWorker* m_worker; // deleted on its thread when that ends
+    std::mutex m_foundMutex;     // guards m_found (the worker's results, not yet delivered)
+    std::vector<Found> m_found;
     std::shared_ptr<std::atomic<quint64>> m_generation;
     qint64 m_requested = 0;
     bool m_active = false;

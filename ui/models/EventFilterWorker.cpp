@@ -10,6 +10,33 @@ constexpr qint64 kChunk = 32768;      // records copied out of the journal at a 
 constexpr qint64 kReportEveryMs = 30; // about the window's frame rate
 } // namespace
 
+EventFilterWorker::~EventFilterWorker() {
+    const std::lock_guard lock(m_mutex); // commands posted after the last run
+    m_commands.clear();
+}
+
+void EventFilterWorker::post(std::function<void()> command) {
+    {
+        const std::lock_guard lock(m_mutex);
+        m_commands.push_back(std::move(command));
+    }
+    QMetaObject::invokeMethod(this, "runCommands", Qt::QueuedConnection);
+}
+
+void EventFilterWorker::runCommands() {
+    for (;;) {
+        std::function<void()> command;
+        {
+            const std::lock_guard lock(m_mutex);
+            if (m_commands.empty())
+                return;
+            command = std::move(m_commands.front());
+            m_commands.pop_front();
+        }
+        command();
+    }
+}
+
 void EventFilterWorker::start(quint64 generation, std::shared_ptr<const EventJournal> journal,
                               const EventFilter& filter, const std::vector<std::uint64_t>& marks,
                               qint64 from, qint64 to) {
