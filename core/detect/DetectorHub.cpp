@@ -13,7 +13,10 @@
 #include "TimeTravelDetector.h"
 #include "WatchGuaranteeChecker.h"
 #include "WatcherLagDetector.h"
+#include "WatcherStateTracker.h"
+
 #include "WatcherTerminatedDetector.h"
+#include <QHash>
 
 namespace ws {
 
@@ -23,7 +26,7 @@ struct DetectorHub::Impl {
     Impl(const KeyTable& keys, DetectorThresholds thresholds)
         : ctx(keys, thresholds), guarantees(ctx), reliability(ctx), timeTravel(ctx), prevKvNil(ctx),
           errorStatus(ctx), retryLoop(ctx), relistStorm(ctx), lag(ctx), stuck(ctx), terminated(ctx),
-          staleObject(ctx), initialEvents(ctx), keyHistory(ctx) {}
+          staleObject(ctx), initialEvents(ctx), keyHistory(ctx), states(ctx.thresholds()) {}
 
     DetectorContext ctx;
     WatchGuaranteeChecker guarantees;
@@ -39,6 +42,8 @@ struct DetectorHub::Impl {
     StaleObjectDetector staleObject;
     InitialEventsStalledDetector initialEvents;
     KeyHistoryChecker keyHistory;
+    WatcherStateTracker states;
+    QHash<QString, WatcherId> byId;
 };
 
 DetectorHub::DetectorHub(const KeyTable& keys, DetectorThresholds thresholds)
@@ -74,7 +79,17 @@ WatcherId DetectorHub::registerWatcher(const WatcherInfo& info) {
     d->stuck.addWatcher();
     d->terminated.addWatcher();
     d->initialEvents.addWatcher();
+    d->states.addWatcher();
+    d->byId.insert(info.id, w);
     return w;
+}
+
+WatcherId DetectorHub::findWatcher(const QString& id) const {
+    return d->byId.value(id, -1);
+}
+
+WatcherStatus DetectorHub::watcherStatus(WatcherId id) const {
+    return d->states.status(id);
 }
 
 const WatcherInfo& DetectorHub::watcher(WatcherId id) const {
@@ -84,6 +99,7 @@ const WatcherInfo& DetectorHub::watcher(WatcherId id) const {
 void DetectorHub::listStarted(WatcherId w, TimeUs now, const ListRequest& request) {
     d->initialEvents.poll(w, now);
     d->relistStorm.onListStarted(w, now, request);
+    d->states.onListStarted(w, request);
     if (d->ctx.checksKeyHistory(w))
         d->keyHistory.onListStarted(w);
 }
@@ -98,6 +114,7 @@ void DetectorHub::listCompleted(WatcherId w, TimeUs now, ResourceVersion listRv,
     d->initialEvents.poll(w, now);
     d->timeTravel.onListCompleted(w, now, listRv);
     d->retryLoop.onListCompleted(w, items);
+    d->states.onListCompleted(w);
     if (d->ctx.checksKeyHistory(w))
         d->keyHistory.onListCompleted(w, listRv);
 }
@@ -106,6 +123,7 @@ void DetectorHub::listFailed(WatcherId w, TimeUs now, const ObservedStatus& stat
     d->initialEvents.poll(w, now);
     d->ctx.noteCompactRevision(status.compactRevision);
     d->errorStatus.onError(w, now, status, true);
+    d->states.onListFailed(w);
     d->retryLoop.onError(w, now, status, d->timeTravel.highest(w));
 }
 
@@ -116,6 +134,7 @@ void DetectorHub::watchOpened(WatcherId w, TimeUs now, const WatchRequest& reque
     d->timeTravel.onWatchOpened(w, request);
     d->terminated.onWatchOpened(w, now);
     d->initialEvents.onWatchOpened(w, now, request);
+    d->states.onWatchOpened(w, request);
     if (d->ctx.checksKeyHistory(w))
         d->keyHistory.onWatchOpened(w, request);
 }
@@ -125,6 +144,7 @@ void DetectorHub::watchResponse(WatcherId w, TimeUs now, std::span<const Observe
     if (events.empty()) [[unlikely]]
         return;
     d->initialEvents.poll(w, now);
+    d->states.onResponse(w, events);
     if (d->ctx.checksKeyHistory(w)) [[unlikely]]
         d->keyHistory.onResponse(w, now, events);
     d->guarantees.onResponse(w, now, events);
@@ -139,6 +159,7 @@ void DetectorHub::watchProgress(WatcherId w, TimeUs now, ResourceVersion rv,
                                 bool initialEventsEnd) {
     d->initialEvents.poll(w, now);
     d->initialEvents.onProgress(w, initialEventsEnd);
+    d->states.onProgress(w, initialEventsEnd);
     d->guarantees.onProgress(w, now, rv);
     d->timeTravel.onProgress(w, now, rv);
 }
@@ -147,6 +168,7 @@ void DetectorHub::watchError(WatcherId w, TimeUs now, const ObservedStatus& stat
     d->initialEvents.poll(w, now);
     d->ctx.noteCompactRevision(status.compactRevision);
     d->errorStatus.onError(w, now, status, false);
+    d->states.onWatchError(w);
     d->prevKvNil.onWatchError(w, now, status);
     d->retryLoop.onError(w, now, status, d->timeTravel.highest(w));
 }
@@ -155,6 +177,11 @@ void DetectorHub::watchClosed(WatcherId w, TimeUs now, WatchCloseReason reason) 
     d->initialEvents.poll(w, now);
     d->initialEvents.onWatchEnded(w);
     d->terminated.onWatchClosed(w, now, reason, d->timeTravel.highest(w));
+    d->states.onWatchClosed(w, reason);
+}
+
+void DetectorHub::watcherStopped(WatcherId w, TimeUs /*now*/) {
+    d->states.onStopped(w);
 }
 
 void DetectorHub::watcherPosition(WatcherId w, TimeUs now, ResourceVersion rv, ResourceVersion head,
@@ -162,6 +189,7 @@ void DetectorHub::watcherPosition(WatcherId w, TimeUs now, ResourceVersion rv, R
     d->initialEvents.poll(w, now);
     d->lag.onPosition(w, now, rv, head, lagSeconds);
     d->stuck.onPosition(w, now, rv, head);
+    d->states.onPosition(w, now, rv, head, lagSeconds);
 }
 
 void DetectorHub::checkStore(WatcherId owner, TimeUs now, ResourceVersion storeRv,

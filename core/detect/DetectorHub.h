@@ -2,6 +2,7 @@
 
 #include "ConsistencyOracle.h"
 #include "DetectorThresholds.h"
+#include "WatcherStateTracker.h"
 #include "model/Anomaly.h"
 #include "model/Observation.h"
 
@@ -39,6 +40,10 @@ public:
     WatcherId registerWatcher(const WatcherInfo& info);
     const WatcherInfo& watcher(WatcherId id) const;
     int watcherCount() const;
+    // The watcher registered last under this WatcherInfo::id, or -1.
+    WatcherId findWatcher(const QString& id) const;
+    // Its state, errors and selector as the observations so far show them (WatcherStateTracker).
+    WatcherStatus watcherStatus(WatcherId id) const;
 
     // Lists (Kubernetes LIST, etcd paged Range).
     void listStarted(WatcherId w, TimeUs now, const ListRequest& request);
@@ -57,6 +62,9 @@ public:
     // An ERROR event on a watch, or an etcd cancel with compact_revision.
     void watchError(WatcherId w, TimeUs now, const ObservedStatus& status);
     void watchClosed(WatcherId w, TimeUs now, WatchCloseReason reason);
+    // The watcher stopped for good and will not retry by itself (its apiserver went down, a
+    // 403): only its state changes (terminated), no detector is told.
+    void watcherStopped(WatcherId w, TimeUs now);
 
     // Sampled at least 10 times a second per watcher: its RV, the head RV of its resource, and
     // how many seconds behind it is (age of the oldest event it should have and has not).

@@ -4,6 +4,7 @@
 #include "model/Incident.h"
 #include "model/ResourceVersion.h"
 #include "model/VersionContext.h"
+#include "model/WatcherState.h"
 
 #include <QMetaType>
 #include <QPointF>
@@ -30,13 +31,19 @@ struct WatcherSnapshot {
     QString id;
     QString resource;
     QString apiserver; // which apiserver it is connected to (empty for etcd watchers)
+    QString selector;  // label/field selector of its watch ("spec.nodeName=node-1"); empty: none
     QString profile;   // client-go profile, "cacher", "etcdctl"...
-    QString state;     // "watching", "listing", "backoff", "terminated"...
+    // Derived by the pipeline from the observations, the same way for every source
+    // (model/WatcherState.h); `detail` is the source's own word for it ("backoff (relist)",
+    // "reconnecting in 800 ms", "down"), empty when it has none.
+    WatcherState state = WatcherState::Listing;
+    QString detail;
     ResourceVersion rv = 0;
     qint64 lagRevisions = 0;
     double lagSeconds = 0;
     qint64 eventsReceived = 0;
     int relists = 0;
+    int errors = 0; // failed lists, ERROR events, broken streams (WatcherStatus::errors)
 };
 
 // New timeline samples since the previous update, per series (x = time in ms).

@@ -125,9 +125,21 @@ EngineUpdate Pipeline::takeUpdate(const std::vector<Source*>& sources, bool fini
         for (CacheSnapshot& c : caches)
             if (m_options.resources.shows(c.resource))
                 u.caches.push_back(std::move(c));
-        for (WatcherSnapshot& w : watchers)
-            if (m_options.resources.shows(w.resource))
-                u.watchers.push_back(std::move(w));
+        for (WatcherSnapshot& w : watchers) {
+            if (!m_options.resources.shows(w.resource))
+                continue;
+            // The state is the pipeline's, from the observations: the same rules for every
+            // source. The selector is the watch's unless the source names one itself.
+            const WatcherId id = m_hub.findWatcher(w.id);
+            if (id >= 0) {
+                const WatcherStatus status = m_hub.watcherStatus(id);
+                w.state = status.state;
+                w.errors = status.errors;
+                if (w.selector.isEmpty())
+                    w.selector = status.selector;
+            }
+            u.watchers.push_back(std::move(w));
+        }
         const QString state = s->state();
         if (!state.isEmpty())
             states << state;

@@ -4,6 +4,7 @@
 #include "EtcdTestCluster.h"
 #include "engine/Session.h"
 #include "model/AnomalyKind.h"
+#include "model/WatcherState.h"
 #include "sources/etcd/EtcdClient.h"
 #include "sources/etcd/EtcdLoadGenerator.h"
 #include "sources/etcd/EtcdSource.h"
@@ -238,6 +239,19 @@ void TestEtcdLive::compactionDuringWatch() {
     EtcdTestCluster cluster(1);
     START_CLUSTER(cluster);
     auto session = startSession(cluster.connectOptions());
+    // The watcher's state in the updates, as the pipeline derives it for every source (each
+    // change once), and its error count.
+    QStringList states;
+    int errors = 0;
+    connect(session->session.get(), &Session::updated, this, [&](const EngineUpdate& u) {
+        for (const WatcherSnapshot& w : u.watchers) {
+            if (w.resource != QLatin1String("configmaps"))
+                continue;
+            if (states.isEmpty() || states.constLast() != watcherStateName(w.state))
+                states << watcherStateName(w.state);
+            errors = w.errors;
+        }
+    });
     QTRY_VERIFY_WITH_TIMEOUT(session->stats().state == QLatin1String("watching"), 20000);
     const ResourceVersion listRev = session->stats().listRevision;
     EtcdClient client(cluster.connectOptions());
@@ -254,6 +268,9 @@ void TestEtcdLive::compactionDuringWatch() {
     session->stream()->setHold(true);
     session->stream()->interrupt();
     QTRY_VERIFY_WITH_TIMEOUT(session->stats().brokenStreams >= 1, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(!states.isEmpty() && states.constLast() != QLatin1String("live"),
+                             10000);
+    QVERIFY2(states.contains(QStringLiteral("live")), qPrintable(states.join(QLatin1Char(','))));
     for (int i = 0; i < 50; ++i) {
         const std::string name = "a" + std::to_string(i);
         const std::string key = EtcdLoadGenerator::configMapKey("/registry/", "ns", name);
@@ -278,6 +295,11 @@ void TestEtcdLive::compactionDuringWatch() {
             &error));
     const ResourceVersion finalHead = headOf(client);
     QTRY_VERIFY_WITH_TIMEOUT(session->stats().lastRevision >= finalHead, 20000);
+    // Live again, with the broken stream and the compacted cancel counted as errors.
+    QTRY_VERIFY_WITH_TIMEOUT(states.constLast() == QLatin1String("live") && errors >= 1, 20000);
+    const int lastLive = int(states.lastIndexOf(QStringLiteral("live")));
+    QVERIFY2(lastLive > int(states.indexOf(QStringLiteral("live"))),
+             qPrintable(states.join(QLatin1Char(','))));
     session->stop();
 
     const EtcdProcessorStats st = session->stats();

@@ -13,7 +13,7 @@
 namespace ws::test {
 
 inline WatcherSnapshot watcher(const QString& id, const QString& resource, ResourceVersion rv,
-                               qint64 lag = 0, const QString& state = QStringLiteral("watching")) {
+                               qint64 lag = 0, WatcherState state = WatcherState::Live) {
     WatcherSnapshot w;
     w.id = id;
     w.resource = resource;
@@ -112,9 +112,10 @@ public:
                                         podCache - ResourceVersion(rand() % 3));
         sched.lagRevisions = podCache - sched.rv;
         sched.apiserver = QStringLiteral("apiserver-1");
-        WatcherSnapshot slow =
-            watcher(QStringLiteral("audit-exporter"), pods, m_slowRv, slowLag,
-                    terminated ? QStringLiteral("terminated") : QStringLiteral("watching"));
+        WatcherSnapshot slow = watcher(QStringLiteral("audit-exporter"), pods, m_slowRv, slowLag,
+                                       terminated ? WatcherState::Terminated
+                                       : t >= 45  ? WatcherState::Lagging
+                                                  : WatcherState::Live);
         slow.profile = QStringLiteral("client-go 0.18.9");
         slow.relists = t >= 72 ? 1 : 0;
         WatcherSnapshot cmInformer =

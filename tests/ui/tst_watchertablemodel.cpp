@@ -2,7 +2,9 @@
 #include "models/WatcherTableModel.h"
 
 #include <QAbstractItemModelTester>
+#include <QColor>
 #include <QSignalSpy>
+#include <QSortFilterProxyModel>
 #include <QTest>
 
 using namespace ws;
@@ -18,7 +20,23 @@ private slots:
     void updateSequence();
     void changedCellsOnly();
     void displayAndSortValues();
+    void testersThroughUpdates();
+    void numericSort_data();
+    void numericSort();
+    void stateAndErrors();
 };
+
+namespace {
+
+// The ids of the proxy's rows, top to bottom.
+QStringList idsInOrder(const QAbstractItemModel& proxy) {
+    QStringList out;
+    for (int r = 0; r < proxy.rowCount(); ++r)
+        out << proxy.index(r, WatcherTableModel::IdColumn).data().toString();
+    return out;
+}
+
+} // namespace
 
 void TestWatcherTableModel::updateSequence_data() {
     QTest::addColumn<Frames>("frames");
@@ -35,7 +53,7 @@ void TestWatcherTableModel::updateSequence_data() {
     bLater.rv = 95;
     bLater.lagRevisions = 5;
     WatcherSnapshot bTerminated = bLater;
-    bTerminated.state = QStringLiteral("terminated");
+    bTerminated.state = WatcherState::Terminated;
     const WatcherSnapshot aOnConfigmaps = watcher(QStringLiteral("a"), cms, 100);
 
     QTest::newRow("empty frame") << Frames{{}} << 0 << 0 << 0;
@@ -120,6 +138,122 @@ void TestWatcherTableModel::displayAndSortValues() {
     QCOMPARE(model.headerData(WatcherTableModel::LagRevisionsColumn, Qt::Horizontal).toString(),
              QStringLiteral("Lag (rev)"));
     QCOMPARE(model.rowOf(QStringLiteral("pods"), QStringLiteral("new")), 1);
+}
+
+void TestWatcherTableModel::testersThroughUpdates() {
+    // The model and a sorting proxy on it, checked (Fatal) at every signal of 150 frames of a
+    // synthetic cluster: rows inserted, lag, state and relists changing, sorted by lag.
+    WatcherTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QSortFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    proxy.setSortRole(WatcherTableModel::SortRole);
+    proxy.setDynamicSortFilter(true);
+    proxy.sort(WatcherTableModel::LagRevisionsColumn, Qt::DescendingOrder);
+    QAbstractItemModelTester proxyTester(&proxy,
+                                         QAbstractItemModelTester::FailureReportingMode::Fatal);
+    test::SyntheticCluster cluster;
+    for (int i = 0; i < 150; ++i)
+        model.applySnapshots(cluster.next().watchers);
+    QCOMPARE(model.rowCount(), 5);
+    // 15 s in, the slow client is far behind: on top when sorted by lag.
+    for (int i = 0; i < 450; ++i)
+        model.applySnapshots(cluster.next().watchers);
+    QCOMPARE(idsInOrder(proxy).constFirst(), QStringLiteral("audit-exporter"));
+    QCOMPARE(proxy.index(0, WatcherTableModel::StateColumn).data().toString(),
+             QStringLiteral("lagging"));
+}
+
+void TestWatcherTableModel::numericSort_data() {
+    QTest::addColumn<int>("column");
+    QTest::addColumn<QStringList>("ascending");
+    // As text these would sort "10" < "100" < "9", and "-" first: numbers sort as numbers.
+    QTest::newRow("rv") << int(WatcherTableModel::RvColumn)
+                        << QStringList{QStringLiteral("c"), QStringLiteral("a"),
+                                       QStringLiteral("b")};
+    QTest::newRow("lag revisions")
+        << int(WatcherTableModel::LagRevisionsColumn)
+        << QStringList{QStringLiteral("b"), QStringLiteral("c"), QStringLiteral("a")};
+    QTest::newRow("lag seconds") << int(WatcherTableModel::LagSecondsColumn)
+                                 << QStringList{QStringLiteral("a"), QStringLiteral("b"),
+                                                QStringLiteral("c")};
+    QTest::newRow("errors") << int(WatcherTableModel::ErrorsColumn)
+                            << QStringList{QStringLiteral("c"), QStringLiteral("b"),
+                                           QStringLiteral("a")};
+    QTest::newRow("relists") << int(WatcherTableModel::RelistsColumn)
+                             << QStringList{QStringLiteral("b"), QStringLiteral("a"),
+                                            QStringLiteral("c")};
+    // The state by its place in the cycle: live < lagging < stuck.
+    QTest::newRow("state") << int(WatcherTableModel::StateColumn)
+                           << QStringList{QStringLiteral("b"), QStringLiteral("a"),
+                                          QStringLiteral("c")};
+}
+
+void TestWatcherTableModel::numericSort() {
+    QFETCH(int, column);
+    QFETCH(QStringList, ascending);
+    const QString pods = QStringLiteral("pods");
+    WatcherSnapshot a = watcher(QStringLiteral("a"), pods, 10, 100, WatcherState::Lagging);
+    a.lagSeconds = 0.5;
+    a.errors = 12;
+    a.relists = 9;
+    WatcherSnapshot b = watcher(QStringLiteral("b"), pods, 100, 9, WatcherState::Live);
+    b.lagSeconds = 2;
+    b.errors = 9;
+    b.relists = 2;
+    WatcherSnapshot c = watcher(QStringLiteral("c"), pods, 9, 10, WatcherState::Stuck);
+    c.lagSeconds = 10.25;
+    c.errors = 0;
+    c.relists = 10;
+    WatcherTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QSortFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    proxy.setSortRole(WatcherTableModel::SortRole);
+    QAbstractItemModelTester proxyTester(&proxy,
+                                         QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.applySnapshots({a, b, c});
+    proxy.sort(column, Qt::AscendingOrder);
+    QCOMPARE(idsInOrder(proxy), ascending);
+    proxy.sort(column, Qt::DescendingOrder);
+    QStringList descending = ascending;
+    std::reverse(descending.begin(), descending.end());
+    QCOMPARE(idsInOrder(proxy), descending);
+}
+
+void TestWatcherTableModel::stateAndErrors() {
+    WatcherTableModel model;
+    WatcherSnapshot w =
+        watcher(QStringLiteral("informer-0"), QStringLiteral("pods"), 500, 40, WatcherState::Stuck);
+    w.selector = QStringLiteral("spec.nodeName=node-3");
+    w.errors = 4;
+    w.detail = QStringLiteral("watching");
+    model.applySnapshots({w});
+    const auto cell = [&](int column, int role = Qt::DisplayRole) {
+        return model.index(0, column).data(role);
+    };
+    QCOMPARE(cell(WatcherTableModel::StateColumn).toString(), QStringLiteral("stuck"));
+    QCOMPARE(cell(WatcherTableModel::StateColumn, WatcherTableModel::SortRole).toInt(),
+             int(WatcherState::Stuck));
+    QCOMPARE(cell(WatcherTableModel::SelectorColumn).toString(),
+             QStringLiteral("spec.nodeName=node-3"));
+    QCOMPARE(cell(WatcherTableModel::ErrorsColumn).toString(), QStringLiteral("4"));
+    QVERIFY(cell(WatcherTableModel::IdColumn, Qt::ForegroundRole).value<QColor>().isValid());
+    QVERIFY(cell(WatcherTableModel::IdColumn, Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("stuck")));
+    QCOMPARE(model.headerData(WatcherTableModel::ErrorsColumn, Qt::Horizontal).toString(),
+             QStringLiteral("Errors"));
+    QCOMPARE(model.headerData(WatcherTableModel::SelectorColumn, Qt::Horizontal).toString(),
+             QStringLiteral("Selector"));
+
+    // A live watcher keeps the palette's colour; the state change is one dataChanged.
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    w.state = WatcherState::Live;
+    model.applySnapshots({w});
+    QCOMPARE(changed.count(), 1);
+    QVERIFY(!cell(WatcherTableModel::IdColumn, Qt::ForegroundRole).isValid());
+    QCOMPARE(cell(WatcherTableModel::StateColumn).toString(), QStringLiteral("live"));
 }
 
 QTEST_MAIN(TestWatcherTableModel)

@@ -20,10 +20,12 @@ QVariant cellValue(const WatcherSnapshot& w, int column) {
         return w.resource;
     case WatcherTableModel::ApiserverColumn:
         return w.apiserver;
+    case WatcherTableModel::SelectorColumn:
+        return w.selector;
     case WatcherTableModel::ProfileColumn:
         return w.profile;
     case WatcherTableModel::StateColumn:
-        return w.state;
+        return int(w.state);
     case WatcherTableModel::RvColumn:
         return QVariant::fromValue<qint64>(w.rv);
     case WatcherTableModel::LagRevisionsColumn:
@@ -34,6 +36,8 @@ QVariant cellValue(const WatcherSnapshot& w, int column) {
         return w.eventsReceived;
     case WatcherTableModel::RelistsColumn:
         return w.relists;
+    case WatcherTableModel::ErrorsColumn:
+        return w.errors;
     }
     return {};
 }
@@ -69,25 +73,47 @@ QVariant WatcherTableModel::data(const QModelIndex& index, int role) const {
             return formatCount(w.eventsReceived);
         case RelistsColumn:
             return formatCount(w.relists);
+        case ErrorsColumn:
+            return formatCount(w.errors);
+        case StateColumn:
+            return watcherStateName(w.state);
         default:
             return cellValue(w, column);
         }
     case SortRole:
         return cellValue(w, column);
     case Qt::TextAlignmentRole:
-        return column >= RvColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
-                                  : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+        return column >= RvColumn && column != StateColumn
+                   ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                   : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
     case Qt::ForegroundRole:
         // Only states a reader must notice get a colour; everything else keeps the palette.
-        if (w.state == QLatin1String("terminated"))
-            return QColor(0x77, 0x77, 0x77);
-        if (w.state == QLatin1String("backoff") || w.state == QLatin1String("error"))
+        switch (w.state) {
+        case WatcherState::Stuck:
+            return QColor(0xc0, 0x10, 0x20);
+        case WatcherState::Lagging:
+        case WatcherState::Backoff:
+        case WatcherState::Relisting:
             return QColor(0xa0, 0x4a, 0x00);
+        case WatcherState::Terminated:
+            return QColor(0x77, 0x77, 0x77);
+        case WatcherState::Listing:
+        case WatcherState::Syncing:
+        case WatcherState::Live:
+            break;
+        }
         return {};
-    case Qt::ToolTipRole:
-        return tr("%1 (%2) on %3: rv %4, %5 revisions / %6 s behind head")
-            .arg(w.id, w.profile, w.apiserver.isEmpty() ? tr("etcd") : w.apiserver, formatRv(w.rv),
-                 formatCount(w.lagRevisions), formatSeconds(w.lagSeconds));
+    case Qt::ToolTipRole: {
+        QString tip = tr("%1 (%2) on %3: %4, rv %5, %6 revisions / %7 s behind head")
+                          .arg(w.id, w.profile, w.apiserver.isEmpty() ? tr("etcd") : w.apiserver,
+                               watcherStateName(w.state), formatRv(w.rv),
+                               formatCount(w.lagRevisions), formatSeconds(w.lagSeconds));
+        if (!w.detail.isEmpty())
+            tip += tr(" (source: %1)").arg(w.detail);
+        if (!w.selector.isEmpty())
+            tip += tr("; selector %1").arg(w.selector);
+        return tip;
+    }
     }
     return {};
 }
@@ -102,8 +128,10 @@ QVariant WatcherTableModel::headerData(int section, Qt::Orientation orientation,
         return tr("Resource");
     case ApiserverColumn:
         return tr("Apiserver");
+    case SelectorColumn:
+        return tr("Selector");
     case ProfileColumn:
-        return tr("Profile");
+        return tr("Client profile");
     case StateColumn:
         return tr("State");
     case RvColumn:
@@ -116,6 +144,8 @@ QVariant WatcherTableModel::headerData(int section, Qt::Orientation orientation,
         return tr("Events");
     case RelistsColumn:
         return tr("Relists");
+    case ErrorsColumn:
+        return tr("Errors");
     }
     return {};
 }

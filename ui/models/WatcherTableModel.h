@@ -8,8 +8,10 @@
 namespace ws {
 
 // One row per watcher ever reported, keyed by (resource, id). Snapshots are upserts: a watcher
-// that stops being reported keeps its last row (its state says "terminated"), so rows never move
-// and a frame costs only the dataChanged of the cells that really changed.
+// that stops being reported keeps its last row, so rows never move and a frame costs only the
+// dataChanged of the cells that really changed. SortRole gives raw values (numbers as numbers,
+// the state by its place in model/WatcherState.h), so a QSortFilterProxyModel on SortRole sorts
+// 9 before 10; the state is shown by name and coloured when it is trouble.
 class WatcherTableModel : public KeyedTableModel<WatcherSnapshot> {
     Q_OBJECT
 public:
@@ -17,13 +19,15 @@ public:
         IdColumn,
         ResourceColumn,
         ApiserverColumn,
+        SelectorColumn,
         ProfileColumn,
-        StateColumn,
         RvColumn,
         LagRevisionsColumn,
         LagSecondsColumn,
-        EventsColumn,
+        StateColumn,
         RelistsColumn,
+        ErrorsColumn,
+        EventsColumn,
         ColumnCount
     };
     static constexpr int SortRole = Qt::UserRole + 1; // raw values for QSortFilterProxyModel

@@ -1,5 +1,6 @@
 #include "LiveChartView.h"
 
+#include "ChartInteraction.h"
 #include "charts/ChartData.h"
 #include "charts/Decimation.h"
 
@@ -7,7 +8,6 @@
 #include <QEvent>
 #include <QLegend>
 #include <QValueAxis>
-#include <QWheelEvent>
 #include <QXYSeries>
 #include <cmath>
 
@@ -51,6 +51,9 @@ LiveChartView::LiveChartView(QWidget* parent)
     setRenderHint(QPainter::Antialiasing, false);
     setMinimumSize(240, 180);
     applyPalette();
+    // Keys zoom and pan (ChartInteraction): a click or Tab gives the chart the focus.
+    setFocusPolicy(Qt::StrongFocus);
+    m_interaction = new ChartInteraction(this);
 
     m_replotTimer.setSingleShot(true);
     m_replotTimer.setInterval(kReplotIntervalMs);
@@ -135,6 +138,22 @@ void LiveChartView::setLiveEdge(double ms) {
     m_settleTimer.start(); // restarted by every update: fires once the updates stop
 }
 
+double LiveChartView::viewCentreMs() const {
+    return m_follow ? std::max(m_edgeMs, m_spanMs) - m_spanMs / 2 : m_centerMs;
+}
+
+double LiveChartView::dataStartMs() const {
+    double start = -1;
+    if (m_data) {
+        for (auto it = m_bound.cbegin(); it != m_bound.cend(); ++it) {
+            const SeriesBuffer* b = m_data->series(m_resource, it.key());
+            if (b && !b->isEmpty() && (start < 0 || b->points().front().x() < start))
+                start = b->points().front().x();
+        }
+    }
+    return std::max(start, 0.0);
+}
+
 void LiveChartView::reset() {
     m_edgeMs = 0;
     m_drawnEdgeMs = 0;
@@ -163,6 +182,11 @@ void LiveChartView::centerOn(double ms) {
     m_centerMs = ms;
     setFollowLive(false);
     scheduleReplot();
+}
+
+void LiveChartView::navigateTo(double ms) {
+    centerOn(ms);
+    emit navigated(ms);
 }
 
 void LiveChartView::setFrozen(bool frozen) {
@@ -203,6 +227,10 @@ void LiveChartView::scheduleReplot() {
         m_pendingWhileFrozen = true;
         return;
     }
+    if (!isVisible()) {
+        m_pendingWhileHidden = true;
+        return;
+    }
     // A timer already running will pick this change up: that is the coalescing.
     if (!m_replotTimer.isActive())
         m_replotTimer.start();
@@ -229,6 +257,7 @@ bool LiveChartView::plottedYRange(double* lo, double* hi) const {
 void LiveChartView::replotNow() {
     m_replotTimer.stop();
     m_settleTimer.stop();
+    m_pendingWhileHidden = false;
     ++m_replotCount;
     m_drawnGeneration = m_data ? m_data->generation(m_resource) : 0;
     m_drawnEdgeMs = m_edgeMs;
@@ -257,7 +286,10 @@ void LiveChartView::replotNow() {
                 !(m_zeroMeansAbsent && p.y() == 0))
                 includeY(p.y());
         }
-        it.value()->replace(points);
+        // A series whose points did not change (a parked view, an idle watcher) is not handed
+        // to QtCharts again: replace() repaints it.
+        if (points != it.value()->points())
+            it.value()->replace(points);
     }
     finishReplot(m_fromMs, m_toMs);
 
@@ -280,18 +312,15 @@ void LiveChartView::replotNow() {
     axesUpdated();
 }
 
-void LiveChartView::wheelEvent(QWheelEvent* event) {
-    // Wheel zooms time: the span is what a reader changes most (seconds vs minutes of history).
-    const int steps = event->angleDelta().y() / 120;
-    if (steps == 0)
-        return QChartView::wheelEvent(event);
-    setSpanSeconds(spanSeconds() * std::pow(1.25, -steps));
-    event->accept();
-}
-
 void LiveChartView::resizeEvent(QResizeEvent* event) {
     QChartView::resizeEvent(event);
     scheduleReplot(); // the number of pixel columns changed
+}
+
+void LiveChartView::showEvent(QShowEvent* event) {
+    QChartView::showEvent(event);
+    if (m_pendingWhileHidden)
+        scheduleReplot();
 }
 
 } // namespace ws

@@ -11,12 +11,17 @@ class QXYSeries;
 namespace ws {
 
 class ChartData;
+class ChartInteraction;
 
 // A time chart over ChartData for one resource: x in seconds of session time, following the
 // live edge or parked on a chosen moment. Replots are coalesced by a timer (at most ~30 a
-// second) and each bound series gets exactly one replace() per replot with min/max-decimated
-// points, never per-point append() (quadratic in QtCharts). Software rendering only: OpenGL
-// crashes on the offscreen platform CI uses.
+// second) and each bound series gets at most one replace() per replot with min/max-decimated
+// points, never per-point append() (quadratic in QtCharts), and none when its points did not
+// change. A replot happens only when what is shown changed: following, once the live edge moved
+// kFollowStepColumns pixel columns (or the updates paused); parked, when new samples land in
+// view; never while the chart is hidden (one replot catches up when it is shown). Wheel, drag and
+// keys move it through ChartInteraction. Software rendering only: OpenGL crashes on the
+// offscreen platform CI uses.
 class LiveChartView : public QChartView {
     Q_OBJECT
 public:
@@ -46,6 +51,14 @@ public:
     bool followsLive() const { return m_follow; }
     // Parks the view centred on `ms` (stops following the live edge).
     void centerOn(double ms);
+    // The same, asked by the reader (a drag, a key): also reported by navigated(), so the other
+    // charts of the window park there too.
+    void navigateTo(double ms);
+    // The centre of the window the next replot shows.
+    double viewCentreMs() const;
+    // The time of the oldest sample kept of the bound series (0 when none).
+    double dataStartMs() const;
+    ChartInteraction* interaction() const { return m_interaction; }
     // While frozen the view keeps what it shows; one replot catches up on unfreeze.
     void setFrozen(bool frozen);
     bool isFrozen() const { return m_frozen; }
@@ -80,6 +93,7 @@ public slots:
 signals:
     void followLiveChanged(bool follow);
     void spanChanged(double seconds);
+    void navigated(double centreMs); // the reader moved the parked view (navigateTo)
 
 protected:
     // Hooks for subclasses: adjust the bound series before, add decorations after.
@@ -94,8 +108,8 @@ protected:
     bool plottedYRange(double* lo, double* hi) const;
 
     void changeEvent(QEvent* event) override;
-    void wheelEvent(QWheelEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
     const ChartData* m_data = nullptr;
     QString m_resource;
@@ -105,6 +119,7 @@ private:
 
     QValueAxis* m_axisX;
     QValueAxis* m_axisY;
+    ChartInteraction* m_interaction = nullptr;
     QHash<QString, QXYSeries*> m_bound;
     QTimer m_replotTimer;
     QTimer m_settleTimer;
@@ -120,6 +135,7 @@ private:
     bool m_follow = true;
     bool m_frozen = false;
     bool m_pendingWhileFrozen = false;
+    bool m_pendingWhileHidden = false;
     bool m_yIncludesZero = false;
     bool m_zeroMeansAbsent = false;
     int m_replotCount = 0;

@@ -85,7 +85,8 @@ void MainWindow::buildPanes() {
     m_watcherPane = new ResourceTablePane(m_watchers, WatcherTableModel::ResourceColumn,
                                           WatcherTableModel::SortRole);
     m_watcherPane->sortByColumn(WatcherTableModel::IdColumn, Qt::AscendingOrder);
-    setColumnWidths(m_watcherPane->horizontalHeader(), {230, 95, 95, 120, 85, 75, 75, 65, 85, 60});
+    setColumnWidths(m_watcherPane->horizontalHeader(),
+                    {175, 85, 90, 90, 105, 70, 70, 60, 75, 55, 50, 80});
     m_cachePane =
         new ResourceTablePane(m_caches, CacheTableModel::ResourceColumn, CacheTableModel::SortRole);
     m_cachePane->sortByColumn(CacheTableModel::ResourceColumn, Qt::AscendingOrder);

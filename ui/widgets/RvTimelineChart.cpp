@@ -7,8 +7,6 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QPen>
-#include <QScatterSeries>
-#include <QSet>
 #include <QValueAxis>
 #include <algorithm>
 
@@ -33,7 +31,8 @@ QLineSeries* makeLine(const QString& label, const QColor& color, qreal width,
 } // namespace
 
 RvTimelineChart::RvTimelineChart(QWidget* parent)
-    : LiveChartView(parent), m_markers(new QScatterSeries), m_focusLine(new QLineSeries) {
+    : LiveChartView(parent), m_markers(new AnomalyMarkerLayer(chart(), axisX(), axisY(), this)),
+      m_focusLine(new QLineSeries) {
     chart()->setTitle(tr("Resource versions"));
     axisY()->setTitleText(tr("resource version"));
     setZeroMeansAbsent(true);
@@ -47,15 +46,8 @@ RvTimelineChart::RvTimelineChart(QWidget* parent)
     // Dashed: the cache usually sits on the head, and both must stay visible there.
     bindSeries(kCache, makeLine(tr("watch cache"), QColor(0x1f, 0x77, 0xb4), 2.0, Qt::DashLine));
 
-    m_markers->setName(tr("anomaly"));
-    m_markers->setMarkerShape(QScatterSeries::MarkerShapeCircle);
-    m_markers->setMarkerSize(10);
-    m_markers->setColor(QColor(0xd6, 0x27, 0x28));
-    m_markers->setBorderColor(palette().color(QPalette::Base));
-    chart()->addSeries(m_markers);
-    m_markers->attachAxis(axisX());
-    m_markers->attachAxis(axisY());
-    connect(m_markers, &QScatterSeries::clicked, this, &RvTimelineChart::onMarkerClicked);
+    m_markers->series()->setBorderColor(palette().color(QPalette::Base));
+    connect(m_markers, &AnomalyMarkerLayer::clicked, this, &RvTimelineChart::anomalyClicked);
 
     QPen focusPen(QColor(0xd6, 0x27, 0x28), 1.5, Qt::DashLine);
     focusPen.setCosmetic(true);
@@ -69,6 +61,10 @@ RvTimelineChart::RvTimelineChart(QWidget* parent)
         m->setVisible(false);
 }
 
+void RvTimelineChart::setWatcherPalette(WatcherPalette* palette) {
+    m_palette = palette ? palette : &m_ownPalette;
+}
+
 void RvTimelineChart::paletteApplied(const QPalette& palette) {
     if (QXYSeries* head = boundSeries(kHead)) {
         QPen pen = head->pen();
@@ -76,22 +72,7 @@ void RvTimelineChart::paletteApplied(const QPalette& palette) {
         head->setPen(pen);
     }
     if (m_markers)
-        m_markers->setBorderColor(palette.color(QPalette::Base));
-}
-
-QColor RvTimelineChart::watcherColor(const QString& id) {
-    // Colours are handed out once per watcher so a line keeps its colour when others come and go.
-    static const QColor palette[] = {
-        QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c), QColor(0x94, 0x67, 0xbd),
-        QColor(0x8c, 0x56, 0x4b), QColor(0xe3, 0x77, 0xc2), QColor(0x17, 0xbe, 0xcf),
-        QColor(0xbc, 0xbd, 0x22), QColor(0x7f, 0x7f, 0x7f), QColor(0x39, 0x3b, 0x79),
-        QColor(0x63, 0x79, 0x39), QColor(0x84, 0x3c, 0x39), QColor(0x7b, 0x41, 0x73)};
-    auto it = m_watcherColors.find(id);
-    if (it == m_watcherColors.end()) {
-        const auto n = std::size(palette);
-        it = m_watcherColors.insert(id, palette[std::size_t(m_watcherColors.size()) % n]);
-    }
-    return *it;
+        m_markers->series()->setBorderColor(palette.color(QPalette::Base));
 }
 
 void RvTimelineChart::prepareReplot() {
@@ -130,7 +111,7 @@ void RvTimelineChart::prepareReplot() {
         if (isBound(name))
             continue;
         const QString id = name.mid(kWatcherPrefix.size());
-        bindSeries(name, makeLine(id, watcherColor(id), 1.5));
+        bindSeries(name, makeLine(id, m_palette->color(id), 1.5));
         changed = true;
     }
     if (!changed)
@@ -139,7 +120,7 @@ void RvTimelineChart::prepareReplot() {
     // lines (a watcher in sync disappears under them; a lagging one shows beneath), and the
     // markers and the focus line on top of everything.
     for (QXYSeries* s :
-         {boundSeries(kHead), boundSeries(kCache), static_cast<QXYSeries*>(m_markers),
+         {boundSeries(kHead), boundSeries(kCache), static_cast<QXYSeries*>(m_markers->series()),
           static_cast<QXYSeries*>(m_focusLine)}) {
         chart()->removeSeries(s);
         chart()->addSeries(s);
@@ -152,13 +133,7 @@ void RvTimelineChart::prepareReplot() {
 }
 
 void RvTimelineChart::finishReplot(double fromMs, double toMs) {
-    m_drawnMarkers.clear();
-    QList<QPointF> points;
     const SeriesBuffer* head = m_data ? m_data->series(m_resource, kHead) : nullptr;
-    const QVector<Marker>& markers = m_markersByResource[m_resource];
-    // Markers are in time order: skip straight to the visible ones.
-    auto it = std::lower_bound(markers.cbegin(), markers.cend(), fromMs,
-                               [](const Marker& m, double x) { return m.timeMs < x; });
     // A marker sits at its anomaly's RV, unless that RV is far off the lines (a 504 for an RV
     // from the future, a regression to 0): then at the head, so one bogus RV cannot squash the
     // whole chart.
@@ -166,16 +141,15 @@ void RvTimelineChart::finishReplot(double fromMs, double toMs) {
     double hi = 0;
     const bool haveRange = plottedYRange(&lo, &hi);
     const double slack = std::max(hi - lo, 10.0);
-    for (; it != markers.cend() && it->timeMs <= toMs; ++it) {
-        double y = double(it->rv);
-        const bool rvUsable = it->rv != 0 && (!haveRange || (y >= lo - slack && y <= hi + slack));
-        if (!rvUsable && !(head && head->valueAt(it->timeMs, &y)))
-            continue; // nothing sensible to plot against
-        points.append(QPointF(it->timeMs / 1000.0, y));
-        m_drawnMarkers.append(*it);
-        includeY(y);
-    }
-    m_markers->replace(points);
+    m_markers->draw(
+        m_resource, fromMs, toMs,
+        [&](const AnomalyMarkerLayer::Marker& m, double* y) {
+            *y = double(m.rv);
+            const bool rvUsable =
+                m.rv != 0 && (!haveRange || (*y >= lo - slack && *y <= hi + slack));
+            return rvUsable || (head && head->valueAt(m.timeMs, y));
+        },
+        [this](double y) { includeY(y); });
 }
 
 void RvTimelineChart::axesUpdated() {
@@ -188,53 +162,23 @@ void RvTimelineChart::axesUpdated() {
 }
 
 void RvTimelineChart::addAnomalies(const AnomalyList& batch, qint64 firstSerial) {
-    // A batch is usually about one resource: look its list up once. (Only `last` is kept as a
-    // pointer: a new key may move the hash's values.)
-    QVector<Marker>* last = nullptr;
-    QString lastResource;
-    QSet<QString> touched;
-    for (int i = 0; i < batch.size(); ++i) {
-        const Anomaly& a = batch.at(i);
-        if (!last || a.resource != lastResource) {
-            last = &m_markersByResource[a.resource];
-            lastResource = a.resource;
-            touched.insert(a.resource);
-        }
-        const Marker m{double(a.time) / double(kUsPerMs), a.rv, firstSerial + i};
-        // Anomalies arrive nearly in time order; insert in place to keep binary search valid.
-        auto pos = std::upper_bound(last->begin(), last->end(), m.timeMs,
-                                    [](double x, const Marker& mk) { return x < mk.timeMs; });
-        last->insert(pos, m);
-    }
-    // Trimmed once per batch: trimming per marker shifted the whole list for each one, which an
-    // anomaly storm turned into most of a frame.
-    for (const QString& resource : std::as_const(touched)) {
-        QVector<Marker>& markers = m_markersByResource[resource];
-        if (markers.size() > kMaxMarkersPerResource)
-            markers.remove(0, markers.size() - kMaxMarkersPerResource);
-    }
     // A redraw only for markers it would show: on its resource, and in view (or coming into it,
     // while following).
-    const auto shown = [this](const Anomaly& a) {
-        const double ms = double(a.time) / double(kUsPerMs);
-        return a.resource == m_resource &&
-               (followsLive() || (ms >= visibleFromMs() && ms <= visibleToMs()));
-    };
-    if (std::any_of(batch.cbegin(), batch.cend(), shown))
+    if (m_markers->add(batch, firstSerial, m_resource, followsLive(), visibleFromMs(),
+                       visibleToMs()))
         scheduleReplot();
 }
 
 void RvTimelineChart::clearAnomalies() {
-    m_markersByResource.clear();
+    m_markers->clear();
     scheduleReplot();
 }
 
 void RvTimelineChart::reset() {
-    m_markersByResource.clear();
-    m_drawnMarkers.clear();
+    m_markers->clear();
     m_hasFocus = false;
     // A new session's watchers get the palette from its start again.
-    m_watcherColors.clear();
+    m_palette->clear();
     const QStringList bound = boundNames();
     for (const QString& name : bound) {
         if (name.startsWith(kWatcherPrefix))
@@ -255,36 +199,20 @@ void RvTimelineChart::clearFocus() {
 }
 
 int RvTimelineChart::markerCount() const {
-    return int(m_drawnMarkers.size());
+    return m_markers->drawnCount();
 }
 
 int RvTimelineChart::markersHeld(const QString& resource) const {
-    return int(m_markersByResource.value(resource).size());
+    return m_markers->held(resource);
 }
 
 qint64 RvTimelineChart::oldestMarkerSerial(const QString& resource) const {
-    const auto it = m_markersByResource.constFind(resource);
-    return it == m_markersByResource.cend() || it->isEmpty() ? -1 : it->constFirst().serial;
+    return m_markers->oldestSerial(resource);
 }
 
 int RvTimelineChart::pointCount(const QString& seriesName) const {
     const QXYSeries* s = boundSeries(seriesName);
     return s ? int(s->count()) : -1;
-}
-
-void RvTimelineChart::onMarkerClicked(const QPointF& point) {
-    // The click reports the marker's data coordinates; take the nearest drawn marker in time.
-    qint64 best = -1;
-    double bestDistance = 0;
-    for (const Marker& m : std::as_const(m_drawnMarkers)) {
-        const double d = std::abs(m.timeMs / 1000.0 - point.x());
-        if (best < 0 || d < bestDistance) {
-            best = m.serial;
-            bestDistance = d;
-        }
-    }
-    if (best >= 0)
-        emit anomalyClicked(best);
 }
 
 } // namespace ws

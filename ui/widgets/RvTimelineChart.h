@@ -1,14 +1,11 @@
 #pragma once
 
+#include "AnomalyMarkerLayer.h"
 #include "LiveChartView.h"
+#include "charts/WatcherPalette.h"
 #include "model/Anomaly.h"
 
-#include <QColor>
-#include <QHash>
-#include <QVector>
-
 class QLineSeries;
-class QScatterSeries;
 
 namespace ws {
 
@@ -20,9 +17,12 @@ class RvTimelineChart : public LiveChartView {
     Q_OBJECT
 public:
     static constexpr int kMaxWatcherLines = 12; // beyond that the legend is unreadable
-    static constexpr int kMaxMarkersPerResource = 5000;
+    static constexpr int kMaxMarkersPerResource = AnomalyMarkerLayer::kMaxMarkersPerResource;
 
     explicit RvTimelineChart(QWidget* parent = nullptr);
+
+    // Watcher colours shared with the other charts of the pane (its own palette otherwise).
+    void setWatcherPalette(WatcherPalette* palette);
 
     // `firstSerial` is the session-wide number of batch[0] (AnomalyListModel::serialOf), so a
     // marker points back at its row even after the list dropped older ones.
@@ -48,19 +48,10 @@ protected:
     void paletteApplied(const QPalette& palette) override;
 
 private:
-    struct Marker {
-        double timeMs;
-        ResourceVersion rv;
-        qint64 serial;
-    };
-    QColor watcherColor(const QString& id);
-    void onMarkerClicked(const QPointF& point);
-
-    QScatterSeries* m_markers;
+    AnomalyMarkerLayer* m_markers;
     QLineSeries* m_focusLine;
-    QHash<QString, QVector<Marker>> m_markersByResource;
-    QVector<Marker> m_drawnMarkers;
-    QHash<QString, QColor> m_watcherColors;
+    WatcherPalette m_ownPalette;
+    WatcherPalette* m_palette = &m_ownPalette;
     double m_focusMs = -1;
     bool m_hasFocus = false;
 };

@@ -410,9 +410,13 @@ void ClusterFrameConsumer::snapshot(QVector<CacheSnapshot>& caches,
             w.resource = resource;
             w.apiserver = refl->serverName();
             w.profile = m_profile.name;
-            w.state = refl->stateName();
+            w.detail = refl->stateName();
             w.rv = refl->resourceVersion();
             w.lagRevisions = head > w.rv ? head - w.rv : 0;
+            // As the watcher_lag_seconds series has it: since the last event, while behind.
+            w.lagSeconds = w.rv < head && refl->lastEventAt() > 0
+                               ? std::max(0.0, double(m_time - refl->lastEventAt()) / kUsPerSecond)
+                               : 0.0;
             w.eventsReceived = refl->eventsReceived();
             w.relists = refl->relists();
             watchers.push_back(w);

@@ -78,6 +78,7 @@ void ClusterReflector::stop(TimeUs now) {
         m_cancel(m_server, m_request);
     if (m_state == State::Watching)
         m_hub.watchClosed(m_hubId, now, WatchCloseReason::ClientCancelled);
+    m_hub.watcherStopped(m_hubId, now);
     m_request = -1;
     m_state = State::Stopped;
 }
@@ -471,6 +472,7 @@ void ClusterReflector::listError(const ApiStatus& status, TimeUs now) {
         m_request = -1;
         m_phase = Phase::None;
         m_state = State::Stopped;
+        m_hub.watcherStopped(m_hubId, now);
         return;
     }
     if (m_config.profile.relistsAtOnceWithEmptyRv(status, m_rvUnavailable)) {

@@ -24,6 +24,7 @@ EtcdFrameConsumer::EtcdFrameConsumer(const EtcdSourceSpec& spec, Pipeline& pipel
     : m_pipeline(pipeline) {
     EtcdEventProcessor::Options po = EtcdSource::processorOptions(spec);
     po.watcherId = watcherId();
+    m_selector = QStringLiteral("prefix ") + QString::fromStdString(po.prefix);
     m_processor = std::make_unique<EtcdEventProcessor>(po, pipeline, [this] { return m_time; });
     m_decoder = std::make_unique<EtcdFrameDecoder>(*m_processor);
 }
@@ -122,7 +123,8 @@ void EtcdFrameConsumer::snapshot(QVector<CacheSnapshot>& caches, QVector<Watcher
         w.id = watcherId();
         w.resource = r.resource;
         w.profile = QStringLiteral("etcd watch");
-        w.state = state.isEmpty() ? st.state : state;
+        w.selector = m_selector;
+        w.detail = state.isEmpty() ? st.state : state;
         w.rv = st.position;
         w.lagRevisions = head - st.position;
         w.lagSeconds = lagSec;

@@ -41,7 +41,8 @@ private:
     Pipeline& m_pipeline;
     std::unique_ptr<EtcdEventProcessor> m_processor;
     std::unique_ptr<EtcdFrameDecoder> m_decoder;
-    TimeUs m_time = 0; // the processor's clock: a frame's receive time while decoding
+    TimeUs m_time = 0;  // the processor's clock: a frame's receive time while decoding
+    QString m_selector; // what the watch covers: "prefix /registry/"
     TimeUs m_nextSample = 0;
 };
 

@@ -359,7 +359,7 @@ QVector<WatcherSnapshot> Simulation::watcherSnapshots() const {
             w.resource = m_keyspace.resourceName(c->resource());
             w.apiserver = s->name();
             w.profile = QStringLiteral("cacher %1").arg(s->profile().version);
-            w.state = s->up() ? c->stateName() : QStringLiteral("down");
+            w.detail = s->up() ? c->stateName() : QStringLiteral("down");
             w.rv = c->cache().resourceVersion();
             w.lagRevisions = head - w.rv;
             w.lagSeconds = static_cast<double>(c->lag()) / kUsPerSecond;
@@ -372,7 +372,7 @@ QVector<WatcherSnapshot> Simulation::watcherSnapshots() const {
         w.resource = m_keyspace.resourceName(c->config().resource);
         w.apiserver = c->apiserverName();
         w.profile = QStringLiteral("client-go ") + c->config().profile.name;
-        w.state = c->stateName();
+        w.detail = c->stateName();
         w.rv = c->resourceVersion();
         w.lagRevisions = head - w.rv;
         w.lagSeconds = c->lagSeconds();

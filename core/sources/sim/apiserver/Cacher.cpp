@@ -50,6 +50,7 @@ void Cacher::start() {
 void Cacher::stop() {
     cancelEtcdWatch();
     m_state = State::Stopped;
+    m_ctx.hub.watcherStopped(m_hubId, m_ctx.now);
     for (auto& w : m_watches) {
         w->buffer.clear();
         w->overflow.clear();
