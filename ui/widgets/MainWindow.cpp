@@ -173,7 +173,7 @@ void MainWindow::buildPanes() {
     });
     addAction(focusFilter);
     // Ctrl+Shift+F: the events' display filter.
-    auto* focusEventFilter = new QAction(this);
+    auto* focusEventFilter = new QAction(tr("Filter the events"), this); // named in Help → Keys
     focusEventFilter->setShortcut(EventsPane::focusFilterShortcut());
     focusEventFilter->setShortcutContext(Qt::WindowShortcut);
     connect(focusEventFilter, &QAction::triggered, this, [this] {
