@@ -84,7 +84,8 @@ int main(int argc, char* argv[]) {
     // with an error in it); nothing connects yet: a live source connects on its own threads
     // once the window is up, which says so and shows the error in place if it gives up.
     std::unique_ptr<ws::Session> session =
-        ws::Session::prepared(ws::SourceFactory::create(*spec, &error), *spec, {}, &error);
+        ws::Session::prepared(ws::SourceFactory::create(*spec, &error), *spec, {}, &error,
+                              ws::EventJournalLimits::window()); // the Events tab reads it
     if (!session)
         return failUsage(error, true);
 

@@ -66,8 +66,9 @@ struct Window {
     }
     bool open(const SourceSpec& spec) {
         QString error;
-        session =
-            Session::prepared(SourceFactory::create(spec, &error), spec, {}, &error).release();
+        session = Session::prepared(SourceFactory::create(spec, &error), spec, {}, &error,
+                                    EventJournalLimits::window()) // as the program's window has it
+                      .release();
         if (!session) {
             std::fprintf(stderr, "ws-bench-gui: %s\n", qPrintable(error));
             return false;

@@ -6,10 +6,13 @@
 namespace ws {
 
 Pipeline::Pipeline(PipelineOptions options)
-    : m_options(std::move(options)), m_hub(m_keys), m_wallStart(QDateTime::currentDateTimeUtc()) {
+    : m_options(std::move(options)), m_hub(m_keys),
+      m_journal(std::make_shared<EventJournal>(m_options.journal)),
+      m_wallStart(QDateTime::currentDateTimeUtc()) {
     if (!m_options.resources.all()) {
         const ResourceFilter filter = m_options.resources;
         m_timeline.setResourceFilter([filter](const QString& r) { return filter.shows(r); });
+        m_journal->setResourceFilter([filter](const QString& r) { return filter.shows(r); });
     }
     m_hub.setSink([this](const Anomaly& a) { onAnomaly(a); });
     m_timeline.addListener([this](SeriesId id, TimeUs t, double v) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "EngineUpdate.h"
+#include "EventJournal.h"
 #include "ResourceFilter.h"
 #include "SessionOutputs.h"
 #include "SessionRecorder.h"
@@ -24,6 +25,7 @@ class Source;
 struct PipelineOptions {
     ResourceFilter resources;
     SessionOutputs outputs;
+    EventJournalLimits journal; // off unless asked for (EventJournalLimits::window())
 };
 
 // The one pipeline every source feeds: the key table, the DetectorHub (one for all sources, so
@@ -40,6 +42,10 @@ public:
     KeyTable& keys() { return m_keys; }
     DetectorHub& hub() { return m_hub; }
     TimelineStore& timeline() { return m_timeline; }
+    // Every event the sources received (bounded); sources append on the session thread, the
+    // GUI reads it from its own (sharedJournal() keeps it alive after the session is gone).
+    EventJournal& journal() { return *m_journal; }
+    std::shared_ptr<const EventJournal> sharedJournal() const { return m_journal; }
     const ResourceFilter& resources() const { return m_options.resources; }
     const PipelineOptions& options() const { return m_options; }
 
@@ -87,6 +93,7 @@ private:
     KeyTable m_keys;
     DetectorHub m_hub;
     TimelineStore m_timeline;
+    std::shared_ptr<EventJournal> m_journal;
     SessionRecorder m_recorder;
     QDateTime m_wallStart;
     std::vector<FrameTap*> m_taps;

@@ -25,12 +25,13 @@ Session::~Session() {
 
 std::unique_ptr<Session> Session::prepared(std::vector<std::unique_ptr<Source>> sources,
                                            const SourceSpec& spec, const SessionOutputs& outputs,
-                                           QString* error) {
+                                           QString* error, EventJournalLimits journal) {
     if (sources.empty())
         return nullptr;
     PipelineOptions options;
     options.resources = ResourceFilter(spec.resources);
     options.outputs = outputs;
+    options.journal = journal;
     auto session = std::make_unique<Session>(std::move(sources), std::move(options));
     if (!session->prepare(error))
         return nullptr;

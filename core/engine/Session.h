@@ -32,10 +32,11 @@ public:
 
     // A prepared session on `sources` with the spec's --resources and the given output files;
     // nullptr when `sources` is empty (the factory that made them said why in *error) or on bad
-    // input (one clear line in *error).
+    // input (one clear line in *error). `journal`: the event journal's limits (off by default:
+    // only the window reads it).
     static std::unique_ptr<Session> prepared(std::vector<std::unique_ptr<Source>> sources,
                                              const SourceSpec& spec, const SessionOutputs& outputs,
-                                             QString* error);
+                                             QString* error, EventJournalLimits journal = {});
 
     // Checks every source's input, attaches them to the pipeline and opens the output files;
     // false with one clear line. start() calls it when it has not been called.
@@ -54,6 +55,9 @@ public:
     // The pipeline itself: only while the session thread is not running (before start(), after
     // finished or stop()).
     Pipeline& pipeline() { return m_pipeline; }
+    // The pipeline's event journal: thread-safe, from any thread, at any time; it outlives the
+    // session for as long as it is held.
+    std::shared_ptr<const EventJournal> journal() const { return m_pipeline.sharedJournal(); }
 
     // Thread-safe views for the CLI and tests.
     AnomalyList anomalies() const; // every anomaly published so far

@@ -4,6 +4,7 @@
 #include "models/AnomalyFilterProxy.h"
 #include "models/AnomalyListModel.h"
 #include "models/CacheTableModel.h"
+#include "models/EventTableModel.h"
 #include "models/IncidentSortProxy.h"
 #include "models/IncidentTreeModel.h"
 #include "models/WatcherTableModel.h"
@@ -11,6 +12,7 @@
 #include "widgets/AnomaliesPane.h"
 #include "widgets/AnomalyDetailPane.h"
 #include "widgets/BufferOccupancyChart.h"
+#include "widgets/EventsPane.h"
 #include "widgets/IncidentsPane.h"
 #include "widgets/LiveChartView.h"
 #include "widgets/MainWindow.h"
@@ -112,6 +114,7 @@ private slots:
     void filterEditFiltersList();
     void failureAndFinish();
     void explanationTab();
+    void eventsTabShortcutAndNoJournal();
     void noteGivenBeforeShowHidesStateLabel();
     void tablesFollowResource_data();
     void tablesFollowResource();
@@ -138,6 +141,23 @@ void TestMainWindow::explanationTab() {
     auto* tabs = window.findChild<QTabWidget*>();
     QVERIFY(tabs);
     QCOMPARE(tabs->tabText(tabs->count() - 1), QStringLiteral("Scenario"));
+}
+
+void TestMainWindow::eventsTabShortcutAndNoJournal() {
+    // A session made without an event journal: the Events tab says so and shows no rows.
+    ScriptedSession session;
+    MainWindow window(&session);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    EventsPane* events = window.eventsPane();
+    QVERIFY(events->noteLabel()->text().contains(QStringLiteral("records no events")));
+    QCOMPARE(events->model()->rowCount(), 0);
+    QVERIFY(window.paneTabs()->currentWidget() != events);
+    // Ctrl+Shift+F from anywhere: the Events tab, its name filter focused.
+    window.activateWindow();
+    QTest::keyClick(&window, Qt::Key_F, Qt::ControlModifier | Qt::ShiftModifier);
+    QCOMPARE(window.paneTabs()->currentWidget(), events);
+    QTRY_VERIFY(events->nameEdit()->hasFocus());
 }
 
 void TestMainWindow::tablesFollowResource_data() {
@@ -313,10 +333,12 @@ void TestMainWindow::setSessionClearsEverything() {
     QVERIFY(!window.findChild<QPlainTextEdit*>(QStringLiteral("scenarioExplanation")));
     QTabWidget* tabs = window.paneTabs();
     QCOMPARE(window.findChild<QTabWidget*>(), tabs);
-    QCOMPARE(tabs->count(), 4);
+    QCOMPARE(tabs->count(), 5);
     QCOMPARE(tabs->tabText(0), QStringLiteral("Incidents (0)"));
     QCOMPARE(tabs->tabText(1), QStringLiteral("Anomalies (0)"));
-    QCOMPARE(tabs->tabText(2), QStringLiteral("Watchers (0)"));
+    QCOMPARE(tabs->tabText(2), QStringLiteral("Events (0)"));
+    QCOMPARE(tabs->tabText(3), QStringLiteral("Watchers (0)"));
+    QCOMPARE(window.eventsPane()->model()->rowCount(), 0);
     QCOMPARE(window.incidentModel()->rowCount(), 0);
     QCOMPARE(window.incidentModel()->anomaliesSeen(), 0);
     window.rvChart()->replotNow();

@@ -236,7 +236,8 @@ void SessionSwitcher::openConnectDialog() {
 bool SessionSwitcher::run(const SourceSpec& spec) {
     QString error;
     std::unique_ptr<Session> next =
-        Session::prepared(SourceFactory::create(spec, &error), spec, {}, &error);
+        Session::prepared(SourceFactory::create(spec, &error), spec, {}, &error,
+                          EventJournalLimits::window()); // the Events tab reads it
     if (!next) {
         if (m_window) {
             m_window->scenarioPicker()->setCurrentScenario(m_current);

@@ -11,9 +11,10 @@
 
 namespace ws {
 
-ChartInteraction::ChartInteraction(LiveChartView* chart) : QObject(chart), m_chart(chart) {
+ChartInteraction::ChartInteraction(LiveChartView* chart)
+    : QObject(chart), m_chart(chart), m_viewport(chart->viewport()) {
     chart->installEventFilter(this);
-    chart->viewport()->installEventFilter(this);
+    m_viewport->installEventFilter(this);
 }
 
 double ChartInteraction::msPerPixel() const {
@@ -71,7 +72,17 @@ void ChartInteraction::followLive() {
 }
 
 bool ChartInteraction::eventFilter(QObject* watched, QEvent* event) {
-    const bool onViewport = watched == m_chart->viewport();
+    switch (event->type()) {
+    case QEvent::Wheel:
+    case QEvent::MouseButtonPress:
+    case QEvent::MouseMove:
+    case QEvent::MouseButtonRelease:
+    case QEvent::KeyPress:
+        break;
+    default:
+        return false; // nothing else is ours (and the chart may be half destroyed)
+    }
+    const bool onViewport = watched == m_viewport;
     switch (event->type()) {
     case QEvent::Wheel: {
         if (!onViewport)

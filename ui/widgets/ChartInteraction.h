@@ -44,6 +44,9 @@ private:
     double msPerPixel() const;
 
     LiveChartView* m_chart;
+    // Kept from the start: while the chart is being destroyed the filter still sees its
+    // viewport's last events, and asking the half-destroyed chart for viewport() is undefined.
+    QObject* m_viewport;
     QPoint m_pressPos;
     QPoint m_lastPos;
     bool m_pressed = false;

@@ -3,6 +3,7 @@
 #include "AnomaliesPane.h"
 #include "AnomalyDetailPane.h"
 #include "ChartsPane.h"
+#include "EventsPane.h"
 #include "IncidentsPane.h"
 #include "ReplayBar.h"
 #include "ResourceTablePane.h"
@@ -84,6 +85,7 @@ void MainWindow::buildPanes() {
     m_resourcesPane = new ResourcesPane;
     m_incidentsPane = new IncidentsPane;
     m_anomaliesPane = new AnomaliesPane;
+    m_eventsPane = new EventsPane;
     m_watcherPane = new ResourceTablePane(m_watchers, WatcherTableModel::ResourceColumn,
                                           WatcherTableModel::SortRole);
     m_watcherPane->sortByColumn(WatcherTableModel::IdColumn, Qt::AscendingOrder);
@@ -102,6 +104,7 @@ void MainWindow::buildPanes() {
     m_tabs->setDocumentMode(true);
     m_tabs->addTab(m_incidentsPane, tr("Incidents"));
     m_tabs->addTab(m_anomaliesPane, tr("Anomalies"));
+    m_tabs->addTab(m_eventsPane, tr("Events"));
     m_tabs->addTab(m_watcherPane, tr("Watchers"));
     m_tabs->addTab(m_cachePane, tr("Watch caches"));
     m_tabs->setCurrentWidget(m_incidentsPane);
@@ -163,8 +166,15 @@ void MainWindow::buildPanes() {
             [this] { onSelectedDropped(DetailSource::Incidents); });
     connect(m_anomaliesPane, &AnomaliesPane::selectedDropped, this,
             [this] { onSelectedDropped(DetailSource::Anomalies); });
+    // An event an anomaly names shows that anomaly the same way.
+    connect(
+        m_eventsPane, &EventsPane::anomalySelected, this,
+        [this](const Anomaly& a, qint64 serial) { showAnomaly(a, serial, DetailSource::Events); });
+    connect(m_eventsPane, &EventsPane::selectionCleared, this,
+            [this] { onSelectionCleared(DetailSource::Events); });
     connect(m_incidentsPane, &IncidentsPane::countsChanged, this, &MainWindow::updateTabTitles);
     connect(m_anomaliesPane, &AnomaliesPane::countsChanged, this, &MainWindow::updateTabTitles);
+    connect(m_eventsPane, &EventsPane::countsChanged, this, &MainWindow::updateTabTitles);
     connect(m_chartsPane, &ChartsPane::anomalyClicked, this, &MainWindow::selectAnomalySerial);
 
     // Ctrl+F jumps to the display filter from anywhere in the window.
@@ -176,6 +186,15 @@ void MainWindow::buildPanes() {
         m_anomaliesPane->focusFilter();
     });
     addAction(focusFilter);
+    // Ctrl+Shift+F: the events' display filter.
+    auto* focusEventFilter = new QAction(tr("Filter the events"), this); // named in Help → Keys
+    focusEventFilter->setShortcut(EventsPane::focusFilterShortcut());
+    focusEventFilter->setShortcutContext(Qt::WindowShortcut);
+    connect(focusEventFilter, &QAction::triggered, this, [this] {
+        m_tabs->setCurrentWidget(m_eventsPane);
+        m_eventsPane->focusFilter();
+    });
+    addAction(focusEventFilter);
 }
 
 void MainWindow::connectViewState() {
@@ -287,6 +306,7 @@ void MainWindow::setSessionQualifier(const QString& qualifier) {
 
 void MainWindow::connectSession() {
     showSessionTitle();
+    m_eventsPane->setSession(m_session);
     if (!m_session)
         return;
     m_focus->offer(m_session->resources());
@@ -749,6 +769,7 @@ void MainWindow::fold(const EngineUpdate& update, qint64 missingAnomalies) {
     const qint64 firstSerial = list->serialOf(list->rowCount()) + missingAnomalies;
     m_anomaliesPane->append(update.anomalies, missingAnomalies);
     m_incidentsPane->applyUpdate(update.incidents, update.anomalies, missingAnomalies);
+    m_eventsPane->applyUpdate(update, firstSerial);
     if (!update.anomalies.isEmpty()) {
         m_chartsPane->addAnomalies(update.anomalies, firstSerial);
         const QString moved = m_focus->followFirstAnomaly(update.anomalies);
@@ -770,6 +791,7 @@ void MainWindow::updateTabTitles() {
     };
     setTitle(m_incidentsPane, tr("Incidents (%1)").arg(incidentModel()->incidentCount()));
     setTitle(m_anomaliesPane, tr("Anomalies (%1)").arg(total));
+    setTitle(m_eventsPane, tr("Events (%1)").arg(m_eventsPane->tabCount()));
     // Counts of what the tables show, and of all there is when they show one resource of several.
     setTitle(m_watcherPane, tr("Watchers (%1)").arg(m_watcherPane->countText()));
     setTitle(m_cachePane, tr("Watch caches (%1)").arg(m_cachePane->countText()));

@@ -28,6 +28,7 @@ class AnomalyListModel;
 class BufferOccupancyChart;
 class CacheTableModel;
 class ChartsPane;
+class EventsPane;
 class FollowPolicy;
 class IncidentsPane;
 class IncidentTreeModel;
@@ -47,8 +48,9 @@ class WatcherTableModel;
 
 // The capture → filter → detail window. It creates the panes, lays them out and wires them:
 // the resources by API group (ResourcesPane) and the charts of the shown resource (ChartsPane)
-// on top; below, tabs with the incidents first
-// (IncidentsPane), the raw anomaly list and its display filter (AnomaliesPane), the watchers and
+// on top; below, tabs with the incidents first (IncidentsPane), the raw anomaly list and its
+// display filter (AnomaliesPane), every event received with its own display filter and diffs
+// (EventsPane), the watchers and
 // the watch caches (ResourceTablePane) and the scenario's explanation; the selected anomaly's
 // fields beside them (AnomalyDetailPane). What the view shows and when it changes by itself
 // lives in widget-free view state (ui/viewstate): UpdateHold (pause/hold), ResourceFocus (which
@@ -70,6 +72,7 @@ public:
     // The panes.
     IncidentsPane* incidentsPane() const { return m_incidentsPane; }
     AnomaliesPane* anomaliesPane() const { return m_anomaliesPane; }
+    EventsPane* eventsPane() const { return m_eventsPane; }
     ChartsPane* chartsPane() const { return m_chartsPane; }
     // The resources by API group beside the charts: selecting there picks what they show.
     ResourcesPane* resourcesPane() const { return m_resourcesPane; }
@@ -180,7 +183,7 @@ protected:
 
 private:
     // Which pane the details come from: its selection going clears them.
-    enum class DetailSource { None, Incidents, Anomalies };
+    enum class DetailSource { None, Incidents, Anomalies, Events };
 
     void buildActions();
     void buildToolBar();
@@ -223,6 +226,7 @@ private:
     ResourcesPane* m_resourcesPane = nullptr;
     IncidentsPane* m_incidentsPane = nullptr;
     AnomaliesPane* m_anomaliesPane = nullptr;
+    EventsPane* m_eventsPane = nullptr;
     ResourceTablePane* m_watcherPane = nullptr;
     ResourceTablePane* m_cachePane = nullptr;
     AnomalyDetailPane* m_detail = nullptr;

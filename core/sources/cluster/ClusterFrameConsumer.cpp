@@ -290,6 +290,7 @@ void ClusterFrameConsumer::startReflectors() {
         c.servers = serverNames;
         c.firstServer = server;
         c.roams = roams;
+        c.journal = m_pipeline.journal().enabled() ? &m_pipeline.journal() : nullptr;
         c.id = QStringLiteral("informer/%1").arg(r.qualifiedName());
         if (roams)
             c.id += QStringLiteral("@any");

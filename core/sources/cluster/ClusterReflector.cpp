@@ -1,6 +1,7 @@
 #include "ClusterReflector.h"
 
 #include "detect/DetectorHub.h"
+#include "engine/EventJournal.h"
 #include "http/HttpFrameKind.h"
 #include "http/HttpFrameRecords.h"
 #include "model/Anomaly.h"
@@ -33,6 +34,8 @@ ClusterReflector::ClusterReflector(Config config, DetectorHub& hub, KeyTable& ke
     info.resource = m_config.resource.qualifiedName();
     info.layer = WatchLayer::Apiserver;
     m_hubId = m_hub.registerWatcher(info);
+    if (m_config.journal)
+        m_journalWatcher = m_config.journal->addWatcher(m_config.id);
 }
 
 ClusterReflector::~ClusterReflector() = default;
@@ -302,6 +305,8 @@ void ClusterReflector::watchEvent(std::string_view json, TimeUs now) {
         ++m_events;
         ++m_watchEvents;
         m_lastEventAt = now;
+        if (m_config.journal)
+            journalEvent(o, json, now);
         break;
     }
     case WatchEventType::Bookmark:
@@ -320,6 +325,24 @@ void ClusterReflector::watchEvent(std::string_view json, TimeUs now) {
         m_hub.watchError(m_hubId, now, m_event.status.toObserved(m_lastSyncRv));
         break;
     }
+}
+
+void ClusterReflector::journalEvent(const ObservedEvent& o, std::string_view json, TimeUs now) {
+    EventJournal& journal = *m_config.journal;
+    if (!journal.hasKey(o.key))
+        journal.describeKey(o.key, m_keys.key(o.key), m_config.resource.qualifiedName(),
+                            QString::fromStdString(m_event.ns),
+                            QString::fromStdString(m_event.name));
+    EventJournal::Event e;
+    e.time = now;
+    e.type = o.type;
+    e.key = o.key;
+    e.rv = o.rv;
+    e.size = static_cast<std::uint32_t>(json.size());
+    e.watcher = m_journalWatcher;
+    e.hasObject = true;
+    e.object = m_event.object;
+    journal.append(e);
 }
 
 void ClusterReflector::flushEvents(TimeUs now) {

@@ -22,6 +22,7 @@
 namespace ws {
 
 class DetectorHub;
+class EventJournal;
 class KeyTable;
 
 // One informer's reflector against real apiservers over HTTP, with the semantics of a client-go
@@ -42,6 +43,9 @@ public:
         QStringList servers; // names, one per transport index
         int firstServer = 0;
         bool roams = false; // moves to the next apiserver on every new request
+        // Records every ADDED/MODIFIED/DELETED the watch receives, object JSON as received
+        // (bookmarks and errors are not events of an object: not recorded). May be null.
+        EventJournal* journal = nullptr;
     };
     using Submit = std::function<void(int server, HttpRequest request)>;
     using Cancel = std::function<void(int server, int requestId)>;
@@ -88,6 +92,7 @@ private:
     void listError(const ApiStatus& status, TimeUs now);
     void watchRequestError(const ApiStatus& status, TimeUs now);
     void watchEvent(std::string_view json, TimeUs now);
+    void journalEvent(const ObservedEvent& o, std::string_view json, TimeUs now);
     void flushEvents(TimeUs now);
     void streamError(const QString& message, TimeUs now);
     KeyId keyOf(const std::string& ns, const std::string& name);
@@ -103,6 +108,7 @@ private:
     SeededRandom m_rng;
     Backoff m_backoff;
     WatcherId m_hubId = -1;
+    std::uint16_t m_journalWatcher = 0;
     State m_state = State::Idle;
     Next m_next = Next::List;
     TimeUs m_retryAt = 0;

@@ -113,6 +113,8 @@ struct EtcdEventProcessor::Impl {
     mutable std::mutex mutex; // guards stats and resources against readers on other threads
     DetectorHub& hub;
     KeyTable& keys;
+    EventJournal& journal;
+    std::uint16_t journalWatcher = 0;
     FastKeyIndex keyIndex{keys};
     WatcherId watcher = 0;
     KubernetesKeyDecoder decoder;
@@ -128,8 +130,24 @@ struct EtcdEventProcessor::Impl {
     bool baseline = false;
     std::deque<std::pair<ResourceVersion, TimeUs>> headTimes;
 
-    Impl(Options o, DetectorHub& h, KeyTable& k)
-        : options(std::move(o)), hub(h), keys(k), decoder(options.prefix) {}
+    Impl(Options o, DetectorHub& h, KeyTable& k, EventJournal& j)
+        : options(std::move(o)), hub(h), keys(k), journal(j), decoder(options.prefix) {}
+
+    // Names a key to the journal the first time an event of it is recorded.
+    void describeToJournal(KeyId id, std::string_view key) {
+        if (journal.hasKey(id))
+            return;
+        const DecodedKey dk = decoder.decodeKey(key);
+        QString resource;
+        if (key.substr(0, options.prefix.size()) == options.prefix)
+            resource = dk.resource.empty() ? QStringLiteral("(other)")
+                                           : QString::fromStdString(dk.resource);
+        if (dk.kubernetes)
+            journal.describeKey(id, key, resource, QString::fromStdString(dk.namespace_),
+                                QString::fromStdString(dk.name));
+        else
+            journal.describeKey(id, key, resource, QString(), QString());
+    }
 
     TimeUs now() const {
         if (clock)
@@ -268,9 +286,11 @@ struct EtcdEventProcessor::Impl {
 };
 
 EtcdEventProcessor::EtcdEventProcessor(Options options, Pipeline& pipeline, Clock clock)
-    : d(std::make_unique<Impl>(std::move(options), pipeline.hub(), pipeline.keys())) {
+    : d(std::make_unique<Impl>(std::move(options), pipeline.hub(), pipeline.keys(),
+                               pipeline.journal())) {
     pipeline.addKeyResourceResolver([this](const QString& key) { return resourceOfKey(key); });
     d->clock = std::move(clock);
+    d->journalWatcher = d->journal.addWatcher(d->options.watcherId);
     WatcherInfo info;
     info.id = d->options.watcherId;
     info.layer = WatchLayer::Etcd;
@@ -448,6 +468,8 @@ void EtcdEventProcessor::watchResponse(const WireWatchResponse& response) {
     evs.reserve(response.events.size());
     auto& st = d->stats;
     ++st.responses;
+    const bool journaling = d->journal.enabled();
+    const TimeUs received = journaling ? d->now() : 0;
     for (const WireEvent& ev : response.events) {
         const WireKeyValue& kv = ev.kv;
         const KeyId id = d->keyIndex.intern(kv.key);
@@ -472,6 +494,20 @@ void EtcdEventProcessor::watchResponse(const WireWatchResponse& response) {
             o.valueHash = valueHash(kv.value);
         }
         const char* label = isDelete ? "DELETE" : "PUT";
+        if (journaling) {
+            // Before the hub sees it: an anomaly it raises names an event already recorded.
+            d->describeToJournal(id, kv.key);
+            EventJournal::Event je;
+            je.time = received;
+            je.type = o.type;
+            je.key = id;
+            je.rv = o.rv;
+            je.size = static_cast<std::uint32_t>(kv.key.size() + kv.value.size());
+            je.watcher = d->journalWatcher;
+            je.hasObject = !isDelete;
+            je.object = kv.value;
+            d->journal.append(je);
+        }
 
         ks.modRev = o.rv;
         if (isDelete) {

@@ -15,7 +15,9 @@ namespace ws {
 Simulation::Simulation(const Scenario& scenario, std::uint64_t seed, Pipeline& pipeline)
     : m_scenario(scenario), m_duration(scenario.duration), m_rng(seed), m_keyspace(pipeline.keys()),
       m_etcd(m_keyspace), m_hub(pipeline.hub()),
-      m_timeline(pipeline.timeline()), m_ctx{m_keyspace, m_etcd, m_hub, m_rng, 0, kTick} {}
+      m_timeline(pipeline.timeline()), m_ctx{m_keyspace, m_etcd, m_hub, m_rng, 0, kTick} {
+    m_etcd.setJournal(&pipeline.journal());
+}
 
 Simulation::~Simulation() {
     m_clients.clear();

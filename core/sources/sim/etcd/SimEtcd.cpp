@@ -1,6 +1,7 @@
 #include "SimEtcd.h"
 
 #include "EtcdWatchHub.h"
+#include "engine/EventJournal.h"
 
 #include <algorithm>
 
@@ -74,7 +75,38 @@ void SimEtcd::append(MvccEvent&& event) {
     m_resourceRevisions[resource].push_back(RevisionTime{event.rev, event.commitTime});
     ++m_resourceWrites[resource];
     m_history.push_back(std::move(event));
+    if (m_journal)
+        journal(m_history.back());
     m_hub->notify(m_history.back());
+}
+
+void SimEtcd::setJournal(EventJournal* journal) {
+    m_journal = journal && journal->enabled() ? journal : nullptr;
+    if (m_journal)
+        m_journalWatcher = m_journal->addWatcher(QStringLiteral("etcd"));
+}
+
+void SimEtcd::journal(const MvccEvent& event) {
+    const std::string& key = m_keyspace.keys().key(event.key);
+    if (!m_journal->hasKey(event.key))
+        m_journal->describeKey(event.key, key,
+                               m_keyspace.resourceName(m_keyspace.resourceOf(event.key)),
+                               m_keyspace.namespaceOf(event.key), m_keyspace.nameOf(event.key));
+    EventJournal::Event e;
+    e.time = event.commitTime;
+    e.key = event.key;
+    e.rv = event.rev;
+    if (event.type == MvccEventType::Delete) {
+        e.type = WatchEventType::Deleted;
+        e.size = static_cast<std::uint32_t>(key.size());
+    } else {
+        e.type = event.created ? WatchEventType::Added : WatchEventType::Modified;
+        e.hasObject = true;
+        e.object = event.kv->value();
+        e.size = static_cast<std::uint32_t>(key.size() + e.object.size());
+    }
+    e.watcher = m_journalWatcher;
+    m_journal->append(e);
 }
 
 bool SimEtcd::compact(ResourceVersion rev) {

@@ -10,6 +10,7 @@
 namespace ws {
 
 class EtcdWatchHub;
+class EventJournal;
 
 // An in-memory MVCC store with etcd's revision semantics: one revision per write, create/mod
 // revision and version per key, a history of every revision until it is compacted, and reads
@@ -67,6 +68,10 @@ public:
     // Commit time of the first revision > after that touched `resource`; -1 if none.
     TimeUs firstChangeTimeAfter(int resource, ResourceVersion after) const;
 
+    // Records every commit (the source of truth's events, as a watch of the whole keyspace
+    // would receive them) in `journal`; null: none.
+    void setJournal(EventJournal* journal);
+
     EtcdWatchHub& watches() { return *m_hub; }
     const SimKeyspace& keyspace() const { return m_keyspace; }
 
@@ -92,6 +97,7 @@ private:
     KeyState& state(KeyId key);
     ResourceVersion commitPut(TimeUs now, KeyId key, KeyState& st, KeyValuePtr kv);
     void append(MvccEvent&& event);
+    void journal(const MvccEvent& event);
 
     const SimKeyspace& m_keyspace;
     ResourceVersion m_rev = 1; // etcd starts at revision 1
@@ -107,6 +113,8 @@ private:
     std::vector<std::int64_t> m_resourceWrites;               // per resource
     ResourceVersion m_historyBase = 2;
     std::unique_ptr<EtcdWatchHub> m_hub;
+    EventJournal* m_journal = nullptr;
+    std::uint16_t m_journalWatcher = 0;
 };
 
 } // namespace ws
