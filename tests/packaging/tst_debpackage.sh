@@ -32,7 +32,7 @@ die()  { printf 'FAIL!  : %s\n' "$*"; exit 1; }
 # tool:package pairs, for the message.
 missing=()
 for pair in dpkg-deb:dpkg dpkg-query:dpkg dpkg-shlibdeps:dpkg-dev readelf:binutils \
-            desktop-file-validate:desktop-file-utils appstreamcli:appstream; do
+            desktop-file-validate:desktop-file-utils appstreamcli:appstream file:file; do
     command -v "${pair%%:*}" >/dev/null 2>&1 || missing+=("${pair%%:*} (package ${pair#*:})")
 done
 command -v "$cpack" >/dev/null 2>&1 || missing+=("$cpack (package cmake)")
