@@ -336,7 +336,7 @@ void TestMainWindow::setSessionClearsEverything() {
     QCOMPARE(tabs->count(), 5);
     QCOMPARE(tabs->tabText(0), QStringLiteral("Incidents (0)"));
     QCOMPARE(tabs->tabText(1), QStringLiteral("Anomalies (0)"));
-    QCOMPARE(tabs->tabText(2), QStringLiteral("Events (0)"));
+    QTRY_COMPARE(tabs->tabText(2), QStringLiteral("Events (0)"));
     QCOMPARE(tabs->tabText(3), QStringLiteral("Watchers (0)"));
     QCOMPARE(window.eventsPane()->model()->rowCount(), 0);
     QCOMPARE(window.incidentModel()->rowCount(), 0);

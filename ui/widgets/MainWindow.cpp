@@ -791,7 +791,17 @@ void MainWindow::updateTabTitles() {
     };
     setTitle(m_incidentsPane, tr("Incidents (%1)").arg(incidentModel()->incidentCount()));
     setTitle(m_anomaliesPane, tr("Anomalies (%1)").arg(total));
-    setTitle(m_eventsPane, tr("Events (%1)").arg(m_eventsPane->tabCount()));
+    if (!m_eventsTitle)
+        m_eventsTitle = new ThrottledRefresh(
+            500,
+            [this] {
+                const int index = m_tabs->indexOf(m_eventsPane);
+                const QString title = tr("Events (%1)").arg(m_eventsPane->tabCount());
+                if (m_tabs->tabText(index) != title)
+                    m_tabs->setTabText(index, title);
+            },
+            this);
+    m_eventsTitle->request();
     // Counts of what the tables show, and of all there is when they show one resource of several.
     setTitle(m_watcherPane, tr("Watchers (%1)").arg(m_watcherPane->countText()));
     setTitle(m_cachePane, tr("Watch caches (%1)").arg(m_cachePane->countText()));

@@ -3,6 +3,7 @@
 #include "charts/ChartData.h"
 #include "engine/EngineUpdate.h"
 #include "scenario/ScenarioLoader.h"
+#include "viewstate/ThrottledRefresh.h"
 
 #include <QMainWindow>
 #include <QPointer>
@@ -231,6 +232,9 @@ private:
     ResourceTablePane* m_cachePane = nullptr;
     AnomalyDetailPane* m_detail = nullptr;
     QTabWidget* m_tabs = nullptr;
+    // The events count changes with every update; its tab title (a tab bar relayout, and a
+    // repaint of the pane under it) is redrawn twice a second.
+    ThrottledRefresh* m_eventsTitle = nullptr;
     SessionStatusBar* m_statusBar = nullptr;
     DetailSource m_detailSource = DetailSource::None;
 
