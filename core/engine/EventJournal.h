@@ -21,8 +21,10 @@ struct EventJournalLimits {
     std::int64_t maxEntries = 0; // metadata of the newest; 0: record nothing
     std::int64_t byteBudget = 0; // object bytes of the newest
 
-    // The window's: 2 M events (96 MB of metadata) and 256 MiB of objects.
-    static constexpr EventJournalLimits window() { return {2'000'000, std::int64_t(256) << 20}; }
+    // The window's: 1 M events (48 MB of metadata) and 64 MiB of objects, so that a 50,000
+    // events/s stream levels off near 150 MB instead of growing for minutes (ws-bench-gui);
+    // at a cluster's usual hundreds of events a second that is an hour of events.
+    static constexpr EventJournalLimits window() { return {1'000'000, std::int64_t(64) << 20}; }
 };
 
 // What the journal holds now (one consistent snapshot).
