@@ -92,13 +92,7 @@ void LagChart::prepareReplot() {
             const SeriesBuffer* s = m_data->series(m_resource, name);
             candidates.append({s && !s->isEmpty() ? s->last().y() : 0, name});
         }
-        if (candidates.size() > kMaxWatcherLines) {
-            std::stable_sort(candidates.begin(), candidates.end(),
-                             [](const auto& a, const auto& b) { return a.first > b.first; });
-            candidates.resize(kMaxWatcherLines);
-        }
-        for (const auto& c : std::as_const(candidates))
-            wanted.append(c.second);
+        wanted.append(largestFirst(std::move(candidates), kMaxWatcherLines));
     }
     bool changed = false;
     const QStringList bound = boundNames();

@@ -9,6 +9,7 @@
 #include <QLegend>
 #include <QValueAxis>
 #include <QXYSeries>
+#include <algorithm>
 #include <cmath>
 
 namespace ws {
@@ -61,6 +62,18 @@ LiveChartView::LiveChartView(QWidget* parent)
     m_settleTimer.setSingleShot(true);
     m_settleTimer.setInterval(kSettleMs);
     connect(&m_settleTimer, &QTimer::timeout, this, &LiveChartView::scheduleReplot);
+}
+
+QStringList LiveChartView::largestFirst(QVector<QPair<double, QString>> candidates, int max) {
+    if (candidates.size() > max) {
+        std::stable_sort(candidates.begin(), candidates.end(),
+                         [](const auto& a, const auto& b) { return a.first > b.first; });
+        candidates.resize(max);
+    }
+    QStringList names;
+    for (const auto& c : std::as_const(candidates))
+        names.append(c.second);
+    return names;
 }
 
 bool LiveChartView::isDark(const QPalette& palette) {

@@ -107,6 +107,9 @@ protected:
     virtual void axesUpdated() {}
     // The palette changed (light/dark): recolour what the subclass drew in palette colours.
     virtual void paletteApplied(const QPalette& /*palette*/) {}
+    // The names of the `max` largest values (all of them, in order, when there are no more):
+    // which watcher lines a chart with too many of them keeps.
+    static QStringList largestFirst(QVector<QPair<double, QString>> candidates, int max);
     // Let subclasses widen the y range (e.g. for markers) before the axis is set.
     void includeY(double y);
     // The y range of what was plotted so far in this replot (false when nothing was).

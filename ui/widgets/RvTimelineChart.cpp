@@ -90,13 +90,7 @@ void RvTimelineChart::prepareReplot() {
             const double lag = s && !s->isEmpty() ? headRv - s->last().y() : 0;
             candidates.append({lag, name});
         }
-        if (candidates.size() > kMaxWatcherLines) {
-            std::stable_sort(candidates.begin(), candidates.end(),
-                             [](const auto& a, const auto& b) { return a.first > b.first; });
-            candidates.resize(kMaxWatcherLines);
-        }
-        for (const auto& c : std::as_const(candidates))
-            wanted.append(c.second);
+        wanted.append(largestFirst(std::move(candidates), kMaxWatcherLines));
     }
     bool changed = false;
     const QStringList bound = boundNames();
