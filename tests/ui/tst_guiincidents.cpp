@@ -3,12 +3,11 @@
 // informers; expanding it (Enter) lists its anomalies a page at a time, and selecting one does
 // what selecting a row of the anomaly list does: the details show it and the RV chart parks on
 // its resource and time.
+#include "GuiSession.h"
 #include "engine/Session.h"
 #include "models/AnomalyListModel.h"
 #include "models/IncidentSortProxy.h"
 #include "models/IncidentTreeModel.h"
-#include "session/SessionSwitcher.h"
-#include "sources/SourceFactory.h"
 #include "viewstate/FollowPolicy.h"
 #include "widgets/AnomalyDetailPane.h"
 #include "widgets/IncidentsPane.h"
@@ -27,35 +26,6 @@ namespace {
 
 constexpr int kTimeoutMs = 120000;
 const QString kScenario = QStringLiteral("cacher-retry-stale-object");
-
-struct Harness {
-    std::unique_ptr<MainWindow> window;
-    std::unique_ptr<SessionSwitcher> switcher;
-
-    bool open(const QString& scenario, double speed, QString* error) {
-        SourceSpec spec;
-        spec.scenario.scenario = scenario;
-        spec.scenario.speed = speed;
-        Session* session =
-            Session::prepared(SourceFactory::create(spec, error), spec, {}, error).release();
-        if (!session)
-            return false;
-        window = std::make_unique<MainWindow>(session);
-        switcher = std::make_unique<SessionSwitcher>(window.get(), session, spec);
-        window->resize(1400, 900);
-        window->show();
-        if (!QTest::qWaitForWindowExposed(window.get())) {
-            *error = QStringLiteral("window not exposed");
-            return false;
-        }
-        return true;
-    }
-    void start() { switcher->start(); }
-    ~Harness() {
-        switcher.reset(); // stops the session before the window goes
-        window.reset();
-    }
-};
 
 // The rows of stale-object incidents, in the view's (sorted) model.
 QList<QModelIndex> staleIncidents(const QAbstractItemModel* model) {
@@ -80,10 +50,10 @@ private slots:
 
 private:
     // Runs the scenario to its end; *incident: the stale-object incident's row in the view.
-    void runToIncident(Harness& h, QPersistentModelIndex* incident);
+    void runToIncident(test::GuiSession& h, QPersistentModelIndex* incident);
 };
 
-void TestGuiIncidents::runToIncident(Harness& h, QPersistentModelIndex* incident) {
+void TestGuiIncidents::runToIncident(test::GuiSession& h, QPersistentModelIndex* incident) {
     MainWindow& w = *h.window;
     const QAbstractItemModel* model = w.incidentsPane()->view()->model();
     h.start();
@@ -95,9 +65,9 @@ void TestGuiIncidents::runToIncident(Harness& h, QPersistentModelIndex* incident
 }
 
 void TestGuiIncidents::staleObjectIsOneIncident() {
-    Harness h;
+    test::GuiSession h;
     QString error;
-    QVERIFY2(h.open(kScenario, 20, &error), qPrintable(error));
+    QVERIFY2(h.openScenario(kScenario, 20, &error), qPrintable(error));
     MainWindow& w = *h.window;
     // Incidents are what the window shows first.
     QCOMPARE(w.paneTabs()->currentWidget(), w.incidentsPane());
@@ -213,9 +183,9 @@ void TestGuiIncidents::staleObjectIsOneIncident() {
 void TestGuiIncidents::testersOnALiveRun() {
     // The incident model and its sort proxy under QAbstractItemModelTester while the scenario's
     // updates arrive (the tester fetches every page, so this run has every row).
-    Harness h;
+    test::GuiSession h;
     QString error;
-    QVERIFY2(h.open(kScenario, 0, &error), qPrintable(error));
+    QVERIFY2(h.openScenario(kScenario, 0, &error), qPrintable(error));
     MainWindow& w = *h.window;
     w.incidentModel()->setPageSize(97);
     QAbstractItemModelTester modelTester(w.incidentModel(),
@@ -234,9 +204,9 @@ void TestGuiIncidents::testersOnALiveRun() {
 void TestGuiIncidents::screenshot() {
     // The window once the incident is there, expanded, one anomaly selected; WS_SCREENSHOT=path
     // saves it (run under Xvfb with QT_QPA_PLATFORM=xcb for the real style and fonts).
-    Harness h;
+    test::GuiSession h;
     QString error;
-    QVERIFY2(h.open(kScenario, 0, &error), qPrintable(error));
+    QVERIFY2(h.openScenario(kScenario, 0, &error), qPrintable(error));
     MainWindow& w = *h.window;
     QPersistentModelIndex incident;
     runToIncident(h, &incident);

@@ -4,12 +4,11 @@
 // its line rises to thousands of revisions (tens of seconds) behind the head while every other
 // watcher stays on 0, its anomaly markers open the anomaly, and the charts zoom and pan with the
 // keyboard, the wheel and a drag, all of them together.
+#include "GuiSession.h"
 #include "charts/ChartData.h"
 #include "charts/SeriesBuffer.h"
 #include "engine/Session.h"
 #include "models/WatcherTableModel.h"
-#include "session/SessionSwitcher.h"
-#include "sources/SourceFactory.h"
 #include "viewstate/FollowPolicy.h"
 #include "widgets/AnomalyDetailPane.h"
 #include "widgets/ChartInteraction.h"
@@ -39,34 +38,6 @@ const QString kSlow = QStringLiteral("slow-controller");
 const QString kResource = QStringLiteral("configmaps");
 const QStringList kInformers{QStringLiteral("informer-0"), QStringLiteral("informer-1"),
                              QStringLiteral("informer-2")};
-
-struct Harness {
-    std::unique_ptr<MainWindow> window;
-    std::unique_ptr<SessionSwitcher> switcher;
-
-    bool open(double speed, QString* error) {
-        SourceSpec spec;
-        spec.scenario.scenario = kScenario;
-        spec.scenario.speed = speed;
-        Session* session =
-            Session::prepared(SourceFactory::create(spec, error), spec, {}, error).release();
-        if (!session)
-            return false;
-        window = std::make_unique<MainWindow>(session);
-        switcher = std::make_unique<SessionSwitcher>(window.get(), session, spec);
-        window->resize(1400, 900);
-        window->show();
-        if (!QTest::qWaitForWindowExposed(window.get())) {
-            *error = QStringLiteral("window not exposed");
-            return false;
-        }
-        return true;
-    }
-    ~Harness() {
-        switcher.reset(); // stops the session before the window goes
-        window.reset();
-    }
-};
 
 QString stateOf(const MainWindow& w, const QString& id) {
     const int row = w.watcherModel()->rowOf(kResource, id);
@@ -98,18 +69,18 @@ private slots:
     void screenshot();
 
 private:
-    void runToEnd(Harness& h);
+    void runToEnd(test::GuiSession& h);
 };
 
-void TestGuiLag::runToEnd(Harness& h) {
+void TestGuiLag::runToEnd(test::GuiSession& h) {
     h.switcher->start();
     QTRY_COMPARE_WITH_TIMEOUT(h.window->stateText(), QStringLiteral("Finished"), kTimeoutMs);
 }
 
 void TestGuiLag::slowWatcherStandsOut() {
-    Harness h;
+    test::GuiSession h;
     QString error;
-    QVERIFY2(h.open(10, &error), qPrintable(error));
+    QVERIFY2(h.openScenario(kScenario, 10, &error), qPrintable(error));
     MainWindow& w = *h.window;
     QAbstractItemModelTester tester(w.watcherModel(),
                                     QAbstractItemModelTester::FailureReportingMode::Fatal);
@@ -185,9 +156,9 @@ void TestGuiLag::slowWatcherStandsOut() {
 }
 
 void TestGuiLag::keyboardAndMouseMoveAllCharts() {
-    Harness h;
+    test::GuiSession h;
     QString error;
-    QVERIFY2(h.open(0, &error), qPrintable(error));
+    QVERIFY2(h.openScenario(kScenario, 0, &error), qPrintable(error));
     MainWindow& w = *h.window;
     runToEnd(h);
     ChartsPane* pane = w.chartsPane();
@@ -333,9 +304,9 @@ void TestGuiLag::millionPointsDecimated() {
 void TestGuiLag::screenshot() {
     // The window at the end of the scenario with the lag view and the watcher table shown;
     // WS_SCREENSHOT=path saves it (run under Xvfb with QT_QPA_PLATFORM=xcb for the real style).
-    Harness h;
+    test::GuiSession h;
     QString error;
-    QVERIFY2(h.open(0, &error), qPrintable(error));
+    QVERIFY2(h.openScenario(kScenario, 0, &error), qPrintable(error));
     MainWindow& w = *h.window;
     runToEnd(h);
     w.chartsPane()->setView(ChartsPane::View::Lag);

@@ -3,14 +3,13 @@
 // was; recent captures; the Record button writes a capture that `watchscope-cli export` reads;
 // the chart and the tables exported as PNG, SVG and CSV. The CLI is the independent judge: the
 // window's findings are compared with what `export` writes, never with themselves.
+#include "GuiSession.h"
 #include "engine/Session.h"
 #include "models/AnomalyFilterProxy.h"
 #include "models/AnomalyListModel.h"
 #include "session/RecentCaptures.h"
 #include "session/ReplayController.h"
 #include "session/SessionRecording.h"
-#include "session/SessionSwitcher.h"
-#include "sources/SourceFactory.h"
 #include "sources/capture/CaptureExtent.h"
 #include "support/TickCapture.h"
 #include "viewexport/ViewExport.h"
@@ -158,34 +157,15 @@ QList<QStringList> parseCsv(const QString& text, QString* problem) {
     return rows;
 }
 
-struct Harness {
-    std::unique_ptr<MainWindow> window;
-    std::unique_ptr<SessionSwitcher> switcher;
-
+// The window on a scenario, started: its recording replays under the replay bar.
+struct Harness : test::GuiSession {
     bool open(const QString& scenario, double speed, QString* error) {
-        SourceSpec spec;
-        spec.scenario.scenario = scenario;
-        spec.scenario.speed = speed;
-        Session* session =
-            Session::prepared(SourceFactory::create(spec, error), spec, {}, error).release();
-        if (!session)
+        if (!openScenario(scenario, speed, error))
             return false;
-        window = std::make_unique<MainWindow>(session);
-        switcher = std::make_unique<SessionSwitcher>(window.get(), session, spec);
-        window->resize(1400, 900);
-        window->show();
-        if (!QTest::qWaitForWindowExposed(window.get())) {
-            *error = QStringLiteral("window not exposed");
-            return false;
-        }
-        switcher->start();
+        start();
         return true;
     }
     ReplayController* replay() const { return switcher->replay(); }
-    ~Harness() {
-        switcher.reset(); // stops the session before the window goes
-        window.reset();
-    }
 };
 
 } // namespace

@@ -5,12 +5,11 @@
 // apiservers) counts objects and events/s, shows the incidents' badge, and picking one or two
 // resources there drives what the charts and the tables show; the tree exports as CSV; and an
 // update that changes nothing redraws nothing.
+#include "GuiSession.h"
 #include "engine/Session.h"
 #include "models/CacheTableModel.h"
 #include "models/ResourceTreeModel.h"
 #include "models/RingBufferModel.h"
-#include "session/SessionSwitcher.h"
-#include "sources/SourceFactory.h"
 #include "viewexport/ViewExporter.h"
 #include "viewstate/ResourceFocus.h"
 #include "widgets/BufferOccupancyChart.h"
@@ -36,38 +35,6 @@ using namespace ws;
 namespace {
 
 constexpr int kTimeoutMs = 120000;
-
-struct Harness {
-    std::unique_ptr<MainWindow> window;
-    std::unique_ptr<SessionSwitcher> switcher;
-
-    bool open(const QString& scenario, double speed, QString* error) {
-        SourceSpec spec;
-        spec.scenario.scenario = scenario;
-        spec.scenario.speed = speed;
-        return open(spec, error);
-    }
-    bool open(const SourceSpec& spec, QString* error) {
-        Session* session =
-            Session::prepared(SourceFactory::create(spec, error), spec, {}, error).release();
-        if (!session)
-            return false;
-        window = std::make_unique<MainWindow>(session);
-        switcher = std::make_unique<SessionSwitcher>(window.get(), session, spec);
-        window->resize(1400, 900);
-        window->show();
-        if (!QTest::qWaitForWindowExposed(window.get())) {
-            *error = QStringLiteral("window not exposed");
-            return false;
-        }
-        return true;
-    }
-    void start() { switcher->start(); }
-    ~Harness() {
-        switcher.reset(); // stops the session before the window goes
-        window.reset();
-    }
-};
 
 qint64 evictionEpisodes(const RingBufferModel* model) {
     qint64 n = 0;
@@ -102,9 +69,10 @@ private slots:
 };
 
 void TestGuiResources::buffersOfBothApiserversWithEvictions() {
-    Harness h;
+    test::GuiSession h;
     QString error;
-    QVERIFY2(h.open(QStringLiteral("selector-watch-too-old"), 10, &error), qPrintable(error));
+    QVERIFY2(h.openScenario(QStringLiteral("selector-watch-too-old"), 10, &error),
+             qPrintable(error));
     MainWindow& w = *h.window;
     BufferOccupancyChart* buffer = w.bufferChart();
     RingBufferModel* rings = buffer->model();
@@ -146,9 +114,9 @@ void TestGuiResources::buffersOfBothApiserversWithEvictions() {
 }
 
 void TestGuiResources::resourceTreeDrivesTheView() {
-    Harness h;
+    test::GuiSession h;
     QString error;
-    QVERIFY2(h.open(QStringLiteral("too-large-rv-loop"), 10, &error), qPrintable(error));
+    QVERIFY2(h.openScenario(QStringLiteral("too-large-rv-loop"), 10, &error), qPrintable(error));
     MainWindow& w = *h.window;
     ResourceTreeModel* tree = w.resourceModel();
     QAbstractItemModelTester tester(tree, QAbstractItemModelTester::FailureReportingMode::Fatal);
@@ -235,9 +203,10 @@ void TestGuiResources::resourceTreeDrivesTheView() {
 }
 
 void TestGuiResources::unchangedUpdateRedrawsNothing() {
-    Harness h;
+    test::GuiSession h;
     QString error;
-    QVERIFY2(h.open(QStringLiteral("selector-watch-too-old"), 20, &error), qPrintable(error));
+    QVERIFY2(h.openScenario(QStringLiteral("selector-watch-too-old"), 20, &error),
+             qPrintable(error));
     MainWindow& w = *h.window;
     h.start();
     QTRY_COMPARE_WITH_TIMEOUT(w.bufferChart()->model()->rowCount(), 2, kTimeoutMs);
@@ -298,7 +267,7 @@ void TestGuiResources::clusterBufferUsedIsUnknown() {
     SourceSpec spec;
     spec.kind = SourceSpec::Kind::Server;
     spec.servers = {url};
-    Harness h;
+    test::GuiSession h;
     QString error;
     QVERIFY2(h.open(spec, &error), qPrintable(error));
     MainWindow& w = *h.window;

@@ -184,6 +184,9 @@ void ResourceTreeModel::applyUpdate(const EngineUpdate& update) {
             }
             r.health = healthAt(r.resource, update.now);
             healths.append(r.health);
+            // Most updates change no shown figure: compare them before formatting any cell.
+            if (before.objects == r.objects && before.rate == r.rate && before.health == r.health)
+                continue;
             int first = -1;
             int last = -1;
             for (int c = 0; c < ColumnCount; ++c) {
@@ -209,6 +212,9 @@ void ResourceTreeModel::applyUpdate(const EngineUpdate& update) {
                 group.rate = std::max(group.rate, 0.0) + r.rate;
         }
         group.health = combine(healths);
+        if (before.objects == group.objects && before.rate == group.rate &&
+            before.health == group.health)
+            continue;
         int first = -1;
         int last = -1;
         for (int c = 0; c < ColumnCount; ++c) {

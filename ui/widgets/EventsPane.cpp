@@ -205,7 +205,15 @@ void EventsPane::applyUpdate(const EngineUpdate& update, qint64 firstSerial) {
         offer(c.resource);
     for (const WatcherSnapshot& w : update.watchers)
         offer(w.resource);
-    refresh();
+    if (isVisible())
+        refresh();
+    else
+        m_hiddenRefresh.request();
+}
+
+void EventsPane::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    refresh(); // the rows a hidden pane was still to take
 }
 
 void EventsPane::refresh() {

@@ -3,6 +3,7 @@
 #include "engine/EngineUpdate.h"
 #include "engine/EventFilter.h"
 #include "engine/EventJournal.h"
+#include "viewstate/ThrottledRefresh.h"
 
 #include <QSet>
 #include <QWidget>
@@ -75,6 +76,9 @@ signals:
     // The selection went, or moved to an event no anomaly names.
     void selectionCleared();
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
     void onCurrentChanged(const QModelIndex& current);
     void updateCounts();
@@ -98,6 +102,9 @@ private:
     QLabel* m_counts = nullptr;
     qint64 m_shownIndex = -1; // the journal index the detail pane shows
     QSet<QString> m_offered;  // resources in the filter bar's chooser
+    // A hidden table takes the journal's new rows twice a second, not on every tick: inserting
+    // rows into a view costs the same seen or not, and only the tab title's count is read.
+    ThrottledRefresh m_hiddenRefresh{500, [this] { refresh(); }};
 };
 
 } // namespace ws
