@@ -36,6 +36,8 @@ constexpr std::array kKnown = {
     Known{"leases", "lease", "Lease", "coordination.k8s.io", "v1", true, ""},
     Known{"endpointslices", "endpointslice", "EndpointSlice", "discovery.k8s.io", "v1", true, ""},
     Known{"jobs", "job", "Job", "batch", "v1", true, ""},
+    // node.k8s.io/v1 from 1.20 (v1beta1 before): cluster-scoped.
+    Known{"runtimeclasses", "runtimeclass", "RuntimeClass", "node.k8s.io", "v1", false, ""},
 };
 
 ResourceInfo toInfo(const Known& k) {

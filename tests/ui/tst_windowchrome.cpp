@@ -129,6 +129,9 @@ void TestWindowChrome::shortcutsListed() {
     QVERIFY2(all.contains(QLatin1String("Pause view = Ctrl+Space")), qPrintable(all));
     QVERIFY2(all.contains(QLatin1String("Follow")), qPrintable(all));
     QVERIFY2(all.contains(QLatin1String("Faster = Ctrl+]")), qPrintable(all));
+    // The charts' keys live in an event filter, not in actions: listed too.
+    QVERIFY2(all.contains(QLatin1String("Chart: follow live = End")), qPrintable(all));
+    QVERIFY2(all.contains(QLatin1String("+, -, mouse wheel")), qPrintable(all));
 }
 
 void TestWindowChrome::tabShortcuts() {

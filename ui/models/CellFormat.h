@@ -3,8 +3,13 @@
 #include "model/ResourceVersion.h"
 
 #include <QString>
+#include <QtCore/qnamespace.h>
 
 namespace ws {
+
+// A cell whose display is shortened to fit (a badge) gives its whole text under this role, and
+// the views' CSV export takes that. Clear of the models' own roles.
+constexpr int FullTextRole = Qt::UserRole + 1024;
 
 // Text for table cells, shared by the models so the same quantity reads the same everywhere.
 // RVs are identifiers, so they get no group separators (they are copied into kubectl/etcdctl);

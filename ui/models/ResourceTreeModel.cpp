@@ -28,6 +28,15 @@ QString healthText(const ResourceTreeModel::Health& h) {
     return QStringLiteral("%1: %2").arg(count, h.kinds.join(QStringLiteral(", ")));
 }
 
+// The badge's text, short enough for a narrow column: the worst open incident's kind, and how
+// many more are open ("stale-object +1"); healthText() in the tooltip says them all.
+QString healthBadge(const ResourceTreeModel::Health& h) {
+    if (h.open == 0 || h.kinds.isEmpty())
+        return healthText(h);
+    return h.open == 1 ? h.kinds.front()
+                       : QStringLiteral("%1 +%2").arg(h.kinds.front()).arg(h.open - 1);
+}
+
 QColor healthColor(const ResourceTreeModel::Health& h) {
     return h.worst ? AnomalyListModel::severityColor(*h.worst) : QColor(0x2c, 0x8c, 0x3c);
 }
@@ -279,7 +288,7 @@ QVariant ResourceTreeModel::cell(const Row& r, int column, int role) const {
         case EventRateColumn:
             return rateText(r.rate);
         case HealthColumn:
-            return healthText(r.health);
+            return healthBadge(r.health);
         }
         return {};
     case SortRole:
@@ -309,7 +318,7 @@ QVariant ResourceTreeModel::groupCell(const Group& g, int column, int role) cons
         case EventRateColumn:
             return rateText(g.rate);
         case HealthColumn:
-            return healthText(g.health);
+            return healthBadge(g.health);
         }
         return {};
     case SortRole:
@@ -341,6 +350,8 @@ QVariant ResourceTreeModel::data(const QModelIndex& index, int role) const {
     case Qt::DisplayRole:
     case SortRole:
         return r ? cell(*r, column, role) : groupCell(g, column, role);
+    case FullTextRole:
+        return column == HealthColumn ? QVariant(healthText(h)) : QVariant();
     case ResourceRole:
         return r ? r->resource : QString();
     case SeverityRole:

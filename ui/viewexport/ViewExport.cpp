@@ -1,5 +1,7 @@
 #include "ViewExport.h"
 
+#include "models/CellFormat.h"
+
 #include <QAbstractItemModel>
 #include <QFileInfo>
 #include <QHeaderView>
@@ -117,7 +119,9 @@ QString tableCsv(const QAbstractItemModel* model, const QHeaderView* header) {
         const int rows = model->rowCount(parent);
         for (int r = 0; r < rows; ++r) {
             line(parentText, [&](int c) {
-                return model->index(r, c, parent).data(Qt::DisplayRole).toString();
+                const QModelIndex cell = model->index(r, c, parent);
+                const QVariant full = cell.data(FullTextRole);
+                return full.isValid() ? full.toString() : cell.data(Qt::DisplayRole).toString();
             });
             if (tree)
                 self(self, model->index(r, 0, parent));

@@ -12,7 +12,8 @@ namespace ws {
 // device pixel ratio) or as vector graphics (SVG), and a table as CSV (RFC 4180: a header row,
 // CRLF line ends, fields with a comma, quote, CR or LF quoted and their quotes doubled) with the
 // rows and columns the view shows: the proxy's filtered, sorted rows, the header's visible
-// columns, the text of each cell as displayed.
+// columns, the text of each cell as displayed (its FullTextRole, models/CellFormat.h, where it has
+// one).
 namespace ViewExport {
 
 bool savePng(QWidget* widget, const QString& path, QString* error);

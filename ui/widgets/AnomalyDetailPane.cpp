@@ -182,11 +182,12 @@ void AnomalyDetailPane::clear() {
     m_shown = false;
     m_dropped = false;
     m_explanation = {};
-    m_fields->setHtml(QStringLiteral("<p style='color:#666666'>%1</p>")
-                          .arg(tr("Select an incident or one of its anomalies, a row in the "
-                                  "anomaly list, or a red marker on the resource-version chart, "
-                                  "to see every field here.")
-                                   .toHtmlEscaped()));
+    m_fields->setHtml(
+        QStringLiteral("<p style='color:#666666'>%1</p>")
+            .arg(tr("Select an incident or one of its anomalies, a row in the "
+                    "anomaly list, an event named by one, or a red marker on a chart, "
+                    "to see every field here.")
+                     .toHtmlEscaped()));
 }
 
 QString AnomalyDetailPane::text() const {

@@ -11,6 +11,13 @@
 
 namespace ws {
 
+QList<ChartInteraction::KeyHelp> ChartInteraction::keyHelp() {
+    return {{tr("Chart: zoom in / out (focused chart)"), tr("+, -, mouse wheel")},
+            {tr("Chart: pan (focused chart)"), tr("Left, Right (Shift: half a span), drag")},
+            {tr("Chart: show the oldest data kept"), tr("Home")},
+            {tr("Chart: follow live"), tr("End")}};
+}
+
 ChartInteraction::ChartInteraction(LiveChartView* chart)
     : QObject(chart), m_chart(chart), m_viewport(chart->viewport()) {
     chart->installEventFilter(this);

@@ -1,7 +1,9 @@
 #pragma once
 
+#include <QList>
 #include <QObject>
 #include <QPoint>
+#include <QString>
 
 namespace ws {
 
@@ -29,6 +31,14 @@ public:
     static constexpr double kPanFraction = 0.1;
 
     explicit ChartInteraction(LiveChartView* chart);
+
+    // The keys and mouse moves above as (what, keys) rows, for Help > Keyboard Shortcuts: they
+    // live in an event filter, not in actions the dialog can list.
+    struct KeyHelp {
+        QString what;
+        QString keys;
+    };
+    static QList<KeyHelp> keyHelp();
 
     // The operations, also for tests and for the window's actions.
     void zoom(double factor, double anchorMs); // factor < 1: zoom in

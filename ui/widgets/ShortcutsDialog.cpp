@@ -1,5 +1,7 @@
 #include "ShortcutsDialog.h"
 
+#include "ChartInteraction.h"
+
 #include <QAction>
 #include <QDialogButtonBox>
 #include <QHeaderView>
@@ -28,6 +30,8 @@ ShortcutsDialog::ShortcutsDialog(const QWidget* window, QWidget* parent)
         what.remove(QStringLiteral("…"));
         rows.push_back({what.trimmed(), keys.join(QStringLiteral(", "))});
     }
+    for (const ChartInteraction::KeyHelp& k : ChartInteraction::keyHelp())
+        rows.push_back({k.what, k.keys});
     std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
         return a.what.compare(b.what, Qt::CaseInsensitive) < 0;
     });
