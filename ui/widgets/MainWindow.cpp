@@ -136,7 +136,7 @@ void MainWindow::buildPanes() {
     top->addWidget(m_chartsPane);
     top->setStretchFactor(0, 0);
     top->setStretchFactor(1, 1);
-    top->setSizes({330, 1070});
+    top->setSizes({360, 1040});
     top->setChildrenCollapsible(false);
 
     auto* central = new QSplitter(Qt::Vertical);

@@ -33,7 +33,7 @@ ResourcesPane::ResourcesPane(QWidget* parent)
     QHeaderView* header = m_view->header();
     header->setStretchLastSection(true);
     header->setHighlightSections(false);
-    setColumnWidths(header, {112, 52, 58}); // Health takes the rest
+    setColumnWidths(header, {128, 52, 58}); // Health takes the rest
     header->setMinimumSectionSize(40);
     // The badge is elided rather than scrolled to (its tooltip has it whole).
     m_view->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
