@@ -216,6 +216,12 @@ int main(int argc, char** argv) {
             rss0 = rssMiB();
             events0 = static_cast<double>(lastEvents);
         });
+        // Resident memory each minute: bounded means it levels off, not only that it is finite.
+        std::vector<double> rssByMinute;
+        QTimer minute;
+        minute.setInterval(60000);
+        QObject::connect(&minute, &QTimer::timeout, [&] { rssByMinute.push_back(rssMiB()); });
+        QTimer::singleShot(10000, &minute, qOverload<>(&QTimer::start));
         QTimer::singleShot(10000 + liveSeconds * 1000, &loop, &QEventLoop::quit);
         loop.exec();
         const double cpu = threadCpuSeconds() - cpu0;
@@ -230,6 +236,12 @@ int main(int argc, char** argv) {
         std::printf(
             "resident memory: %.0f MiB after warm-up, %.0f MiB at the end (%+.1f MiB/min)\n", rss0,
             rss1, (rss1 - rss0) * 60.0 / liveSeconds);
+        if (!rssByMinute.empty()) {
+            std::printf("resident memory each minute (MiB):");
+            for (const double m : rssByMinute)
+                std::printf(" %.0f", m);
+            std::printf("\n");
+        }
         w.switcher.reset();
         w.window.reset();
         serve.terminate();

@@ -3,6 +3,7 @@
 // anomaly counts by kind side by side. `watchscope-cli whatif` is the independent judge of the
 // counts. A bad version is one line in the dialog, Cancel goes back to idle, and "Replay under
 // these versions" moves the window to the capture replayed under them.
+#include "GuiSession.h"
 #include "engine/Session.h"
 #include "models/AnomalyFilterProxy.h"
 #include "models/AnomalyListModel.h"
@@ -94,26 +95,12 @@ std::map<QString, int> kindsOf(const AnomalyList& list) {
     return out;
 }
 
-struct Harness {
-    std::unique_ptr<MainWindow> window;
-    std::unique_ptr<SessionSwitcher> switcher;
-
+// The window on healthy, started; its recording opens in What If.
+struct Harness : test::GuiSession {
     bool open(QString* error) {
-        SourceSpec spec;
-        spec.scenario.scenario = QStringLiteral("healthy");
-        Session* session =
-            Session::prepared(SourceFactory::create(spec, error), spec, {}, error).release();
-        if (!session)
+        if (!openScenario(QStringLiteral("healthy"), 1, error))
             return false;
-        window = std::make_unique<MainWindow>(session);
-        switcher = std::make_unique<SessionSwitcher>(window.get(), session, spec);
-        window->resize(1400, 900);
-        window->show();
-        if (!QTest::qWaitForWindowExposed(window.get())) {
-            *error = QStringLiteral("window not exposed");
-            return false;
-        }
-        switcher->start();
+        start();
         return true;
     }
     // The capture replayed, paused, and its What If open.
@@ -125,10 +112,6 @@ struct Harness {
         return switcher->whatIf()->dialog();
     }
     ReplayController* replay() const { return switcher->replay(); }
-    ~Harness() {
-        switcher.reset(); // stops the session (and the dialog's comparison) before the window
-        window.reset();
-    }
 };
 
 void setServerVersion(WhatIfDialog* dialog, const QString& version) {
