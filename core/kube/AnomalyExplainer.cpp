@@ -1134,10 +1134,16 @@ void initialEventsStalled(const Anomaly& a, const Facts& f, Writer& t) {
         t.version(QStringLiteral("%1: WatchList gate on (1.32, 1.34+)").arg(f.server.name()));
         break;
     case Tri::No:
-        if (f.server.minor() < 27)
-            t.why << QStringLiteral("%1 has no WatchList yet (alpha from 1.27): it rejects "
-                                    "sendInitialEvents with 422 itself, so the watch that stalled "
-                                    "was accepted by something else.")
+        if (f.server.minor() < 19)
+            t.why << QStringLiteral("%1 knows neither resourceVersionMatch (1.19) nor "
+                                    "sendInitialEvents (1.27): it ignores both and serves a plain "
+                                    "watch that never sends the bookmark, so it stalls a "
+                                    "watch-list by itself.")
+                         .arg(f.server.name());
+        else if (f.server.minor() < 27)
+            t.why << QStringLiteral("%1 has no WatchList yet (alpha from 1.27): it rejects the "
+                                    "watch-list's resourceVersionMatch with 422 itself, so the "
+                                    "watch that stalled was accepted by something else.")
                          .arg(f.server.name());
         else
             t.why << QStringLiteral("%1 has the WatchList gate off (alpha 1.27, on 1.32, off 1.33, "

@@ -17,23 +17,59 @@ QByteArray ApiStatus::toJson() const {
     appendJsonString(o, message);
     o += R"(,"reason":)";
     appendJsonString(o, reason);
-    if (hasCause || retryAfterSeconds > 0) {
+    const bool hasCauses = hasCause || !fieldCauses.empty();
+    if (hasCauses || retryAfterSeconds > 0 || !detailsKind.isEmpty()) {
+        // StatusDetails field order: name, group, kind, uid, causes, retryAfterSeconds.
         o += R"(,"details":{)";
-        if (hasCause) {
-            o += R"("causes":[{)";
-            if (!causeReason.isEmpty()) {
-                o += R"("reason":)";
-                appendJsonString(o, causeReason);
+        bool first = true;
+        auto field = [&](const char* name) {
+            if (!first)
                 o += ',';
-            }
-            o += R"("message":)";
-            appendJsonString(o, causeMessage);
-            o += "}]";
+            first = false;
+            o += '"';
+            o += name;
+            o += R"(":)";
+        };
+        if (!detailsGroup.isEmpty()) {
+            field("group");
+            appendJsonString(o, detailsGroup);
+        }
+        if (!detailsKind.isEmpty()) {
+            field("kind");
+            appendJsonString(o, detailsKind);
+        }
+        if (hasCauses) {
+            field("causes");
+            o += '[';
+            bool firstCause = true;
+            auto cause = [&](const QString& reason, const QString& message,
+                             const QString& fieldName) {
+                if (!firstCause)
+                    o += ',';
+                firstCause = false;
+                o += '{';
+                if (!reason.isEmpty()) {
+                    o += R"("reason":)";
+                    appendJsonString(o, reason);
+                    o += ',';
+                }
+                o += R"("message":)";
+                appendJsonString(o, message);
+                if (!fieldName.isEmpty()) {
+                    o += R"(,"field":)";
+                    appendJsonString(o, fieldName);
+                }
+                o += '}';
+            };
+            if (hasCause)
+                cause(causeReason, causeMessage, QString());
+            for (const FieldCause& c : fieldCauses)
+                cause(c.reason, c.message, c.field);
+            o += ']';
         }
         if (retryAfterSeconds > 0) {
-            if (hasCause)
-                o += ',';
-            o += R"("retryAfterSeconds":)" + std::to_string(retryAfterSeconds);
+            field("retryAfterSeconds");
+            o += std::to_string(retryAfterSeconds);
         }
         o += '}';
     }

@@ -5,6 +5,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <vector>
 
 namespace ws {
 
@@ -19,6 +20,16 @@ struct ApiStatus {
     QString causeReason; // may be empty even with a cause (1.17 shape)
     QString causeMessage;
     int retryAfterSeconds = 0;
+    // errors.NewInvalid: details name the kind that failed validation and carry one cause per
+    // field error (reason FieldValueForbidden, ..., message, field), after the cause above.
+    QString detailsGroup; // "meta.k8s.io"
+    QString detailsKind;  // "ListOptions"
+    struct FieldCause {
+        QString reason; // field.ErrorType: FieldValueForbidden, FieldValueNotSupported
+        QString message;
+        QString field;
+    };
+    std::vector<FieldCause> fieldCauses;
 
     QByteArray toJson() const;
     ObservedStatus toObserved(ResourceVersion requested = 0) const;

@@ -44,6 +44,45 @@ bool ClientProfile::rewatchesAfterWatchRequestError(const ApiStatus& s, bool eve
     return everSynced && (s.isConnectionRefused() || (s.code == 429 && rewatchOnTooManyRequests));
 }
 
+ClientProfile::WatchListRetry ClientProfile::watchListRetries(const ApiStatus& s) const {
+    if (s.isConnectionRefused() || s.code == 429)
+        return WatchListRetry::AfterBackoff;
+    if (isExpired(s) || isTooLargeResourceVersion(s))
+        return WatchListRetry::AtOnceWithEmptyRv;
+    return WatchListRetry::No;
+}
+
+bool ClientProfile::watchListFallsBackToList(const ApiStatus& s) const {
+    switch (watchListFallback) {
+    case WatchListFallback::OnInvalid:
+        return s.code == 422 && s.reason == QLatin1String("Invalid"); // apierrors.IsInvalid
+    case WatchListFallback::OnAnyError:
+        return true;
+    }
+    return false;
+}
+
+std::optional<ClientProfile> ClientProfile::withWatchListClient(const QString& name,
+                                                                QString* error) {
+    static const QLatin1String suffix("+watchlist");
+    const QStringList parts =
+        name.endsWith(suffix) ? name.chopped(suffix.size()).split(QLatin1Char('.')) : QStringList();
+    const int minor = parts.size() >= 2 && parts[0] == QLatin1String("0") ? parts[1].toInt() : 0;
+    if (minor < 27 || minor > 36) {
+        if (error)
+            *error = QStringLiteral("'%1': watch-list (WatchListClient) exists from client-go "
+                                    "0.27: use 0.27+watchlist ... 0.36+watchlist")
+                         .arg(name);
+        return std::nullopt;
+    }
+    ClientProfile p; // 0.27+ behave like "current" on everything else modelled
+    p.name = name;
+    p.watchList = true;
+    p.watchListFallback =
+        minor <= 28 ? WatchListFallback::OnInvalid : WatchListFallback::OnAnyError;
+    return p;
+}
+
 bool ClientProfile::isExpired(const ApiStatus& s) const {
     return s.code == 410 &&
            (s.reason == QLatin1String("Expired") || s.reason == QLatin1String("Gone"));
@@ -65,6 +104,8 @@ std::optional<ClientProfile> renamed(std::optional<ClientProfile> p, const QStri
 } // namespace
 
 std::optional<ClientProfile> ClientProfile::fromName(const QString& name, QString* error) {
+    if (name.endsWith(QLatin1String("+watchlist")))
+        return withWatchListClient(name, error);
     // Versions that behave like a modelled one.
     if (name == QLatin1String("0.17"))
         return renamed(fromName(QStringLiteral("0.16"), error), name);

@@ -22,6 +22,14 @@ struct ClientProfile {
     bool expiredListFallback = true; // a 410 on list relists with RV="" (0.18+)
     TooLargeRecognition tooLarge = TooLargeRecognition::Full;
     bool watchList = false; // uses a watch-list (sendInitialEvents) instead of LIST
+    // What ends a watch-list attempt in a LIST + WATCH (reflector.ListAndWatch, 0.27+). Errors
+    // the watch-list loop retries itself come first (watchListRetries).
+    enum class WatchListFallback {
+        OnInvalid,  // 0.27-0.28: only a 422 Invalid (a server without WatchList); any other
+                    // error ends ListAndWatch, which backs off and tries the watch-list again
+        OnAnyError, // 0.29+: any error ("making progress is better than deadlocking")
+    };
+    WatchListFallback watchListFallback = WatchListFallback::OnAnyError;
     // A 429 on the watch request backs off and re-watches (0.22+); before, any watch request
     // error other than "connection refused" ends ListAndWatch and relists from the last RV.
     bool rewatchOnTooManyRequests = true;
@@ -48,6 +56,18 @@ struct ClientProfile {
     // After a failed WATCH request: "connection refused" (and 429 from 0.22) backs off and
     // re-watches; any other error ends ListAndWatch and relists from the last synced RV.
     bool rewatchesAfterWatchRequestError(const ApiStatus& status, bool everSynced) const;
+    // The watch-list loop (reflector.watchList) retries these itself: "connection refused" and
+    // 429 after a backoff (isWatchErrorRetriable), Expired and a too-large RV at once with
+    // resourceVersion="" (they set the unavailable flag).
+    enum class WatchListRetry { No, AfterBackoff, AtOnceWithEmptyRv };
+    WatchListRetry watchListRetries(const ApiStatus& status) const;
+    // A watch-list failed with an error it does not retry: LIST + WATCH now (true), or end
+    // ListAndWatch with the error (false). status.code 0 with an empty reason: an error that is
+    // not an API status (a "very short watch").
+    bool watchListFallsBackToList(const ApiStatus& status) const;
+    // client-go X with the WatchListClient gate turned on ("0.28+watchlist"): 0.27+ only.
+    static std::optional<ClientProfile> withWatchListClient(const QString& name, QString* error);
+
     // A watch that ended within a second without an event is an error: back off and relist.
     static bool isVeryShortWatch(std::int64_t lastedUs, std::int64_t events) {
         return lastedUs < 1000000 && events == 0;

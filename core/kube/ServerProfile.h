@@ -18,6 +18,10 @@ struct ServerProfile {
     bool separateCacheWatchRpc = true;    // gate SeparateCacheWatchRPC (on from 1.30)
     bool watchList = false;               // gate WatchList (alpha 1.27, on 1.32, off 1.33, on 1.34)
     bool consistentListFromCache = false; // gate ConsistentListFromCache (on from 1.31)
+    // A watch with sendInitialEvents=true gets its initial events and the initial-events-end
+    // bookmark: the WatchList gate exists from 1.27 (alpha, off, until 1.31; on 1.32; off 1.33;
+    // on 1.34+). With it off the request is rejected with 422 (ListOptionsValidation.h).
+    bool servesWatchList() const { return minor >= 27 && watchList; }
 
     TimeUs eventFreshDuration = seconds(75);
     TimeUs blockTimeout = seconds(3);              // wait for a too-large RV before 504

@@ -57,6 +57,9 @@ struct ClientSpec {
     // Watches with resourceVersion="" and never lists (kubectl get -w, falco): keeps no
     // consistent store, so its store is not checked against etcd.
     bool watchOnly = false;
+    // via: proxy-without-initial-events-end: its watches go through a proxy / aggregated API
+    // server that accepts sendInitialEvents but never sends the initial-events-end bookmark.
+    bool viaInitialEventsProxy = false;
 };
 
 struct FaultSpec {

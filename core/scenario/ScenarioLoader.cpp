@@ -211,6 +211,15 @@ Scenario parseScenario(const YAML::Node& root) {
             optional(m, "startAt", c.startAt, duration);
             if (YAML::Node n = m.get("watchOnly"))
                 c.watchOnly = boolean(n, m.where() + QStringLiteral(".watchOnly"));
+            if (YAML::Node n = m.get("via")) {
+                const QString via = text(n, m.where() + QStringLiteral(".via"));
+                if (via == QLatin1String("proxy-without-initial-events-end"))
+                    c.viaInitialEventsProxy = true;
+                else if (via != QLatin1String("direct"))
+                    fail(n, QStringLiteral("%1.via: unknown '%2' (known: direct, "
+                                           "proxy-without-initial-events-end)")
+                                .arg(m.where(), via));
+            }
             m.finish();
             s.clients.push_back(c);
         }

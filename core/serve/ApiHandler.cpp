@@ -2,6 +2,7 @@
 
 #include "ObjectJson.h"
 #include "ServedCluster.h"
+#include "kube/ListOptionsValidation.h"
 #include "sources/sim/etcd/SimEtcd.h"
 #include "util/JsonText.h"
 
@@ -50,21 +51,6 @@ bool decodeContinue(const QString& token, ResourceVersion* rv, std::string* star
 // The order etcd returns a range in: by key.
 std::string sortKey(const SimKeyspace& keys, KeyId key) {
     return keys.namespaceUtf8(key) + '/' + keys.nameUtf8(key);
-}
-
-std::string invalidListOptions(const char* field, const QString& detail) {
-    const QString cause = QStringLiteral("Forbidden: %1").arg(detail);
-    std::string out =
-        R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":)";
-    appendJsonString(out, QStringLiteral("ListOptions.meta.k8s.io \"\" is invalid: %1: %2")
-                              .arg(QLatin1String(field), cause));
-    out +=
-        R"(,"reason":"Invalid","details":{"group":"meta.k8s.io","kind":"ListOptions","causes":[{"reason":"FieldValueForbidden","message":)";
-    appendJsonString(out, cause);
-    out += R"(,"field":)";
-    appendJsonString(out, std::string_view(field));
-    out += R"(}]},"code":422})";
-    return out;
 }
 
 } // namespace
@@ -315,22 +301,13 @@ void ApiHandler::get(const ApiRequest& api, int resource, ResponseSink& sink) {
 }
 
 bool ApiHandler::validateWatchList(const ApiRequest& api, ResponseSink& sink) {
-    const ServerProfile& p = m_cluster.profile();
-    if (p.minor >= 27 && api.sendInitialEvents.value_or(false) && !p.watchList) {
-        sink.respond(422, kJson,
-                     invalidListOptions("sendInitialEvents",
-                                        QStringLiteral("sendInitialEvents is forbidden for watch "
-                                                       "unless the WatchList feature gate is "
-                                                       "enabled")) +
-                         '\n');
-        return false;
-    }
-    if (p.minor >= 19 && p.minor < 27 && !api.resourceVersionMatch.isEmpty()) {
-        sink.respond(422, kJson,
-                     invalidListOptions("resourceVersionMatch",
-                                        QStringLiteral("resourceVersionMatch is forbidden for "
-                                                       "watch")) +
-                         '\n');
+    WatchQuery query;
+    query.resourceVersion = api.resourceVersion;
+    query.resourceVersionMatch = api.resourceVersionMatch;
+    query.sendInitialEvents = api.sendInitialEvents;
+    query.hasContinue = !api.continueToken.isEmpty();
+    if (auto invalid = invalidWatchOptions(m_cluster.profile(), query)) {
+        respondStatus(sink, *invalid);
         return false;
     }
     return true;
@@ -371,7 +348,7 @@ void ApiHandler::watch(const ApiRequest& api, int resource,
                     QStringLiteral("invalid resource version: %1").arg(api.resourceVersion)));
     }
     const ServerProfile& p = m_cluster.profile();
-    o.sendInitialEvents = p.minor >= 27 && api.sendInitialEvents.value_or(false);
+    o.sendInitialEvents = p.servesWatchList() && api.sendInitialEvents.value_or(false);
     o.allowBookmarks = api.allowWatchBookmarks;
     o.selectorGroup = fields->selectorGroup;
     o.timeout = api.timeoutSeconds > 0 ? seconds(api.timeoutSeconds) : kDefaultWatchTimeout;

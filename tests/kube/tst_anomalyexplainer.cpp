@@ -527,6 +527,15 @@ private slots:
         QTest::newRow("1.33 gate set on") << "1.33"
                                           << "0.35"
                                           << "kube-apiserver 1.33 has the WatchList gate on";
+        QTest::newRow("1.18 stalls by itself")
+            << "1.18"
+            << "0.35"
+            << "knows neither resourceVersionMatch (1.19) nor sendInitialEvents (1.27)|stalls a "
+               "watch-list by itself";
+        QTest::newRow("1.24 rejects resourceVersionMatch")
+            << "1.24"
+            << "0.35"
+            << "rejects the watch-list's resourceVersionMatch with 422 itself";
         QTest::newRow("0.28 client") << "1.32"
                                      << "0.28"
                                      << "only when WatchListClient is turned on|falls back to a "

@@ -282,6 +282,43 @@ private slots:
                  qPrintable(summary(anomalies)));
     }
 
+    // watchlist-stalled: only the informer behind the proxy stalls; the same client against the
+    // 1.33 kube-apiserver (WatchList off) gets 422 and falls back without an anomaly, and against
+    // a gate-on one it syncs from its watch-list.
+    void watchListStallsOnlyThroughTheProxy_data() {
+        QTest::addColumn<QString>("variant");
+        QTest::addColumn<bool>("stalls");
+        QTest::newRow("as shipped") << "" << true;
+        QTest::newRow("proxy removed (1.33, gate off: 422 and LIST)") << "direct" << false;
+        QTest::newRow("proxy removed, WatchList=true") << "direct-gate-on" << false;
+        QTest::newRow("proxy removed, 1.34") << "direct-1.34" << false;
+        QTest::newRow("proxy kept, 1.34") << "proxy-1.34" << true;
+    }
+    void watchListStallsOnlyThroughTheProxy() {
+        QFETCH(QString, variant);
+        QFETCH(bool, stalls);
+        Scenario s = load(QStringLiteral("watchlist-stalled"));
+        const bool direct = variant.startsWith(QLatin1String("direct"));
+        int proxied = 0;
+        for (auto& c : s.clients) {
+            proxied += c.viaInitialEventsProxy;
+            if (direct)
+                c.viaInitialEventsProxy = false;
+        }
+        QCOMPARE(proxied, 1);
+        if (variant == QLatin1String("direct-gate-on"))
+            s.server.watchList = true;
+        if (variant.endsWith(QLatin1String("1.34")))
+            s.server.version = QStringLiteral("1.34");
+        const AnomalyList anomalies = runScenario(s, s.seed);
+        QVERIFY2(kinds(anomalies) - QSet<QString>{QStringLiteral("initial-events-stalled")} ==
+                     QSet<QString>{},
+                 qPrintable(summary(anomalies)));
+        QCOMPARE(kinds(anomalies).contains(QStringLiteral("initial-events-stalled")), stalls);
+        for (const Anomaly& a : anomalies)
+            QCOMPARE(a.watcher, QStringLiteral("aggregated-watcher"));
+    }
+
     // A user copies a built-in scenario, edits it and runs it from a path.
     void copiedScenarioRunsFromPath() {
         QFile builtin(QStringLiteral(":/scenarios/slow-watcher-terminated.yaml"));
@@ -330,6 +367,9 @@ private slots:
         QTest::newRow("bad boolean")
             << QByteArray("    clientGo: \"0.22\"\n")
             << QByteArray("    clientGo: \"0.22\"\n    watchOnly: maybe\n") << "not true or false";
+        QTest::newRow("unknown via") << QByteArray("    clientGo: \"0.22\"\n")
+                                     << QByteArray("    clientGo: \"0.22\"\n    via: socks-proxy\n")
+                                     << "via: unknown 'socks-proxy'";
         QTest::newRow("unknown fault")
             << QByteArray("    kind: slow-reader\n") << QByteArray("    kind: slow-writer\n")
             << "unknown fault 'slow-writer'";

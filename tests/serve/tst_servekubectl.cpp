@@ -1,6 +1,6 @@
 // The real kubectl (the one on PATH) against `watchscope-cli serve`: discovery, lists across
 // namespaces, watches that see writes made during them, create/delete, an informer waiting for
-// a delete, and the exact 410 and 504 bodies of chosen versions.
+// a delete, the exact 410 and 504 bodies of chosen versions, and the 422 of a watch-list.
 
 #include "support/ServeProcess.h"
 
@@ -233,6 +233,22 @@ private slots:
         QVERIFY2(m.hasMatch(), qPrintable(r.out));
         QCOMPARE(m.captured(2), reason);
         QVERIFY(m.captured(1).toLongLong() > 1);
+    }
+
+    // A watch-list against the shared 1.30 server (WatchList gate off): kubectl shows the
+    // server's 422 Invalid, rebuilt from the Status details (kind ListOptions, name "", and each
+    // cause's field and message), so the line proves their shape too.
+    void rawWatchListRejected() {
+        const Run r = kubectl(config(), {QStringLiteral("get"), QStringLiteral("--raw"),
+                                         QStringLiteral("/api/v1/configmaps?watch=1&"
+                                                        "sendInitialEvents=true&"
+                                                        "resourceVersionMatch=NotOlderThan&"
+                                                        "allowWatchBookmarks=true")});
+        QVERIFY2(r.exitCode != 0, qPrintable(r.out.left(500)));
+        QCOMPARE(r.err.trimmed(),
+                 QStringLiteral("The ListOptions \"\" is invalid: sendInitialEvents: Forbidden: "
+                                "sendInitialEvents is forbidden for watch unless the WatchList "
+                                "feature gate is enabled"));
     }
 
     // kubectl retries a 504 that carries Retry-After ten times (client-go's default), so the

@@ -232,6 +232,91 @@ private slots:
         }
     }
 
+    // A watch-list (sendInitialEvents=true, resourceVersionMatch=NotOlderThan) per server
+    // version: with the WatchList gate off the exact 422 Invalid body of that version (1.19-1.26
+    // complain about resourceVersionMatch, 1.27+ about sendInitialEvents), with it on (1.32,
+    // 1.34+, or turned on) every object as ADDED and then the initial-events-end bookmark.
+    void watchListPerVersion_data() {
+        QTest::addColumn<QString>("version");
+        QTest::addColumn<QString>("gates");
+        QTest::addColumn<QString>("body"); // empty: served
+        const QString head = QStringLiteral(
+            "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
+            "\"message\":\"ListOptions.meta.k8s.io \\\"\\\" is invalid: ");
+        const QString gateOff =
+            head +
+            QStringLiteral(
+                "sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless "
+                "the WatchList feature gate is enabled\",\"reason\":\"Invalid\",\"details\":{"
+                "\"group\":\"meta.k8s.io\",\"kind\":\"ListOptions\",\"causes\":[{\"reason\":"
+                "\"FieldValueForbidden\",\"message\":\"Forbidden: sendInitialEvents is "
+                "forbidden for watch unless the WatchList feature gate is enabled\",\"field\":"
+                "\"sendInitialEvents\"}]},\"code\":422}");
+        const QString v126 =
+            head +
+            QStringLiteral(
+                "[resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch, "
+                "resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless "
+                "resourceVersion is provided]\",\"reason\":\"Invalid\",\"details\":{\"group\":"
+                "\"meta.k8s.io\",\"kind\":\"ListOptions\",\"causes\":[{\"reason\":"
+                "\"FieldValueForbidden\",\"message\":\"Forbidden: resourceVersionMatch is "
+                "forbidden for watch\",\"field\":\"resourceVersionMatch\"},{\"reason\":"
+                "\"FieldValueForbidden\",\"message\":\"Forbidden: resourceVersionMatch is "
+                "forbidden unless resourceVersion is provided\",\"field\":"
+                "\"resourceVersionMatch\"}]},\"code\":422}");
+        QTest::newRow("1.26") << "1.26"
+                              << "" << v126;
+        QTest::newRow("1.27") << "1.27"
+                              << "" << gateOff;
+        QTest::newRow("1.31 off") << "1.31"
+                                  << "" << gateOff;
+        QTest::newRow("1.31 WatchList=true") << "1.31"
+                                             << "WatchList=true"
+                                             << "";
+        QTest::newRow("1.32 on") << "1.32"
+                                 << ""
+                                 << "";
+        QTest::newRow("1.33 off") << "1.33"
+                                  << "" << gateOff;
+        QTest::newRow("1.34 on") << "1.34"
+                                 << ""
+                                 << "";
+        QTest::newRow("1.34 WatchList=false") << "1.34"
+                                              << "WatchList=false" << gateOff;
+    }
+    void watchListPerVersion() {
+        QFETCH(QString, version);
+        QFETCH(QString, gates);
+        QFETCH(QString, body);
+        ServeProcess serve;
+        QString error;
+        QStringList args{QStringLiteral("--scenario"), QStringLiteral("healthy"),
+                         QStringLiteral("--server-version"), version};
+        if (!gates.isEmpty())
+            args << QStringLiteral("--feature-gates") << gates;
+        QVERIFY2(serve.start(args, &error), qPrintable(error));
+        const QJsonObject r = runClient({QStringLiteral("--server"), serve.url(),
+                                         QStringLiteral("--steps"), QStringLiteral("watchlist")},
+                                        &error);
+        QVERIFY2(!r.isEmpty(), qPrintable(error));
+        QVERIFY2(!r.contains(QLatin1String("errors")), qPrintable(dump(r)));
+        const QJsonObject w = r.value(QLatin1String("watchlist")).toObject();
+        if (body.isEmpty()) {
+            QVERIFY2(w.value(QLatin1String("exception")).isNull(), qPrintable(dump(w)));
+            QVERIFY2(w.value(QLatin1String("initialEventsEnd")).toBool(), qPrintable(dump(w)));
+            // healthy's 300 configmaps (creates and deletes balance around it).
+            const int added = w.value(QLatin1String("added")).toInt();
+            QVERIFY2(added >= 250 && added <= 350, qPrintable(dump(w)));
+            return;
+        }
+        QCOMPARE(w.value(QLatin1String("exception")).toString(), QStringLiteral("ApiException"));
+        QCOMPARE(w.value(QLatin1String("status")).toInt(), 422);
+        QCOMPARE(w.value(QLatin1String("reason")).toString(),
+                 QStringLiteral("Unprocessable Entity"));
+        QCOMPARE(w.value(QLatin1String("bodyReason")).toString(), QStringLiteral("Invalid"));
+        QCOMPARE(w.value(QLatin1String("body")).toString().trimmed(), body);
+    }
+
     void tlsListAndWatch_data() {
         QTest::addColumn<QString>("credential");
         QTest::addColumn<QString>("ns");

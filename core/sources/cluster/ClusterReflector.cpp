@@ -484,7 +484,8 @@ void ClusterReflector::listError(const ApiStatus& status, TimeUs now) {
 }
 
 void ClusterReflector::watchRequestError(const ApiStatus& status, TimeUs now) {
-    if (status.code == 422 && m_watchList) {
+    const ClientProfile& p = m_config.profile;
+    if (m_watchList && status.code == 422 && p.watchListFallsBackToList(status)) {
         // The server has no watch-list (gate off): client-go falls back to LIST, no anomaly.
         m_watchListUnsupported = true;
         m_hub.watchClosed(m_hubId, now, WatchCloseReason::ClientCancelled);
@@ -493,8 +494,10 @@ void ClusterReflector::watchRequestError(const ApiStatus& status, TimeUs now) {
     }
     m_hub.watchError(m_hubId, now, status.toObserved(m_lastSyncRv));
     m_hub.watchClosed(m_hubId, now, WatchCloseReason::AfterError);
-    if (m_watchList && m_config.profile.watchList && status.code != 0 && status.code != 429) {
-        // client-go 0.29+ falls back to a LIST on any watch-list error.
+    if (m_watchList && p.watchListRetries(status) == ClientProfile::WatchListRetry::No &&
+        p.watchListFallsBackToList(status)) {
+        // client-go 0.29+ falls back to a LIST on any watch-list error it does not retry itself
+        // (0.27-0.28 only on the 422 above).
         m_watchListUnsupported = true;
     }
     backoffThen(m_config.profile.rewatchesAfterWatchRequestError(status, m_everSynced) ? Next::Watch

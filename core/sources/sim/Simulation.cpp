@@ -109,6 +109,7 @@ bool Simulation::build(QString* error) {
                 spec.apiserver >= 0 ? spec.apiserver : spread++ % m_scenario.server.count;
             config.startAt = spec.startAt;
             config.watchOnly = spec.watchOnly;
+            config.viaInitialEventsProxy = spec.viaInitialEventsProxy;
             config.storeTable = m_storeTables[static_cast<size_t>(config.resource)].get();
             m_clients.push_back(std::make_unique<ClientReflector>(m_ctx, servers, config));
             m_clientSpecIndex.push_back(static_cast<int>(ci));

@@ -1,5 +1,6 @@
 #include "ApiServer.h"
 #include "kube/CacherRules.h"
+#include "kube/ListOptionsValidation.h"
 
 #include "EtcdBackedWatch.h"
 #include "sources/sim/SimContext.h"
@@ -126,6 +127,7 @@ void ApiServer::listFromCache(Cacher& cacher, const ListOptions& options,
 }
 
 void ApiServer::list(const ListOptions& options, std::function<void(ListResult)> done) {
+    ++m_listRequests;
     if (!m_up) {
         ListResult r;
         r.status = downError();
@@ -169,9 +171,20 @@ void ApiServer::list(const ListOptions& options, std::function<void(ListResult)>
 }
 
 std::shared_ptr<ServerWatch> ApiServer::watch(const WatchOptions& options, ApiStatus* error) {
+    ++m_watchRequests;
     if (!m_up) {
         *error = downError();
         return nullptr;
+    }
+    if (options.sendInitialEvents) {
+        // What client-go's watch-list sends; a server without WatchList rejects it with 422
+        // (1.19+), one that predates resourceVersionMatch serves a plain watch (1.16-1.18).
+        const WatchQuery query =
+            WatchQuery::watchList(options.rvEmpty ? QString() : QString::number(options.rv));
+        if (auto invalid = invalidWatchOptions(m_config.profile, query)) {
+            *error = std::move(*invalid);
+            return nullptr;
+        }
     }
     auto w = std::make_shared<ServerWatch>();
     w->id = m_nextWatchId++;
@@ -180,7 +193,7 @@ std::shared_ptr<ServerWatch> ApiServer::watch(const WatchOptions& options, ApiSt
     w->bookmarks = options.allowBookmarks;
     w->openedAt = m_ctx.now;
     w->deadline = m_ctx.now + options.timeout;
-    const bool watchList = options.sendInitialEvents && m_config.profile.watchList;
+    const bool watchList = options.sendInitialEvents && m_config.profile.servesWatchList();
     if (options.rvEmpty && !watchList && m_config.profile.watchWithoutRvFromEtcd()) {
         w->fromEtcd = true;
         m_etcdWatches.push_back(

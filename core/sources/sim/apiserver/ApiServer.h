@@ -1,9 +1,9 @@
 #pragma once
 
-#include "kube/ApiStatus.h"
 #include "Cacher.h"
-#include "kube/ServerProfile.h"
 #include "ServerWatch.h"
+#include "kube/ApiStatus.h"
+#include "kube/ServerProfile.h"
 
 #include <functional>
 #include <memory>
@@ -34,6 +34,9 @@ public:
     bool partitioned() const { return m_partitioned; }
     int cacheStream() const { return m_cacheStream; }
     int clientStream() const { return m_clientStream; }
+    // LIST and WATCH requests it has been sent (answered or not), since it was created.
+    std::int64_t listRequests() const { return m_listRequests; }
+    std::int64_t watchRequests() const { return m_watchRequests; }
 
     void start();
     void tick();
@@ -89,6 +92,8 @@ private:
     int m_cacheStream = -1;
     int m_clientStream = -1;
     int m_nextWatchId = 0;
+    std::int64_t m_listRequests = 0;
+    std::int64_t m_watchRequests = 0;
 };
 
 } // namespace ws

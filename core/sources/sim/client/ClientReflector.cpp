@@ -2,6 +2,7 @@
 
 #include "detect/DetectorHub.h"
 #include "sources/sim/SimContext.h"
+#include "sources/sim/apiserver/InitialEventsProxy.h"
 #include "sources/sim/etcd/SimEtcd.h"
 
 namespace ws {
@@ -52,6 +53,7 @@ void ClientReflector::restart(int apiserver) {
     m_lastSyncRv = 0;
     m_everSynced = false;
     m_rvUnavailable = false;
+    m_fallbackToList = false;
     m_backoff.reset();
     m_apiserver = std::clamp(apiserver, 0, static_cast<int>(m_servers.size()) - 1);
     m_state = State::Backoff;
@@ -72,9 +74,11 @@ void ClientReflector::backoffThen(Next next) {
 }
 
 void ClientReflector::startList() {
-    if (m_config.profile.watchList || m_config.watchOnly) {
-        // Watch-list replaces the initial LIST (KEP-3157).
-        startWatch();
+    // Every ListAndWatch of a watch-list client starts with a watch-list instead of the LIST
+    // (KEP-3157), unless this one fell back to LIST + WATCH.
+    const bool fallback = std::exchange(m_fallbackToList, false);
+    if (m_config.watchOnly || (m_config.profile.watchList && !fallback)) {
+        startWatch(!m_config.watchOnly);
         return;
     }
     ApiServer::ListOptions options;
@@ -122,24 +126,24 @@ void ClientReflector::onList(std::uint64_t generation, ApiServer::ListResult res
     m_rvUnavailable = false;
     m_ctx.hub.listCompleted(m_hubId, m_ctx.now, result.rv,
                             static_cast<std::int64_t>(result.items.size()));
-    startWatch();
+    startWatch(false);
 }
 
-void ClientReflector::startWatch() {
+void ClientReflector::startWatch(bool watchList) {
     ApiServer::WatchOptions options;
     options.resource = m_config.resource;
     options.selectorGroup = m_config.selectorGroup;
     options.allowBookmarks = true;
     // client-go picks timeoutSeconds at random in [300, 600).
     options.timeout = seconds(ClientProfile::watchTimeoutSeconds(m_ctx.rng.uniform()));
-    const bool watchList = m_config.profile.watchList && !m_everSynced && !m_config.watchOnly;
     if (m_config.watchOnly) {
         options.rvEmpty = true; // "most recent": from the cache, or from etcd in 1.27.0
         options.rv = 0;
     } else if (watchList) {
+        // reflector.rewatchResourceVersion: "" when never synced or the RV is unavailable.
         options.sendInitialEvents = true;
-        options.rvEmpty = m_lastSyncRv == 0;
-        options.rv = m_lastSyncRv;
+        options.rvEmpty = m_rvUnavailable || m_lastSyncRv == 0;
+        options.rv = options.rvEmpty ? 0 : m_lastSyncRv;
     } else {
         options.rv = m_lastSyncRv;
     }
@@ -153,11 +157,14 @@ void ClientReflector::startWatch() {
                            : QString();
     request.timeoutSeconds = options.timeout / kUsPerSecond;
     ApiStatus error;
-    auto w = server().watch(options, &error);
+    auto w = server().watch(
+        m_config.viaInitialEventsProxy ? InitialEventsProxy::forward(options) : options, &error);
     if (!w) {
         m_ctx.hub.watchError(m_hubId, m_ctx.now, error.toObserved(options.rv));
         if (error.code == 0)
             switchApiserver(); // the next connection lands on another apiserver
+        if (watchList)
+            return watchListFailed(error);
         backoffThen(m_config.profile.rewatchesAfterWatchRequestError(error, m_everSynced)
                         ? Next::Watch
                         : Next::List);
@@ -169,6 +176,37 @@ void ClientReflector::startWatch() {
     m_awaitingInitialEnd = watchList;
     m_initialStore.clear();
     m_state = State::Watching;
+}
+
+void ClientReflector::watchListFailed(const ApiStatus& status) {
+    // reflector.watchList retries some errors itself; the rest end the watch-list, and
+    // ListAndWatch either falls back to LIST + WATCH (0.29+: any error; 0.27-0.28: a 422) or
+    // returns the error, to back off and try the watch-list again. A fallback is no anomaly.
+    const ClientProfile& p = m_config.profile;
+    m_watch.reset();
+    m_awaitingInitialEnd = false;
+    m_initialStore.clear();
+    switch (p.watchListRetries(status)) {
+    case ClientProfile::WatchListRetry::AfterBackoff:
+        backoffThen(Next::List);
+        return;
+    case ClientProfile::WatchListRetry::AtOnceWithEmptyRv:
+        if (!m_rvUnavailable) {
+            m_rvUnavailable = true;
+            startWatch(true);
+            return;
+        }
+        backoffThen(Next::List);
+        return;
+    case ClientProfile::WatchListRetry::No:
+        break;
+    }
+    if (p.watchListFallsBackToList(status)) {
+        m_fallbackToList = true;
+        startList();
+        return;
+    }
+    backoffThen(Next::List);
 }
 
 void ClientReflector::handle(const WatchDelivery& d) {
@@ -185,6 +223,7 @@ void ClientReflector::handle(const WatchDelivery& d) {
             m_initialStore.clear();
             m_awaitingInitialEnd = false;
             m_everSynced = true;
+            m_rvUnavailable = false;
         }
         m_lastSyncRv = d.rv;
         hub.watchProgress(m_hubId, m_ctx.now, d.rv, d.initialEventsEnd);
@@ -243,6 +282,10 @@ std::size_t ClientReflector::readSome(std::size_t max) {
             const ApiStatus status = m_watch->error.value_or(ApiStatus{});
             m_ctx.hub.watchError(m_hubId, m_ctx.now, status.toObserved(m_lastSyncRv));
             m_ctx.hub.watchClosed(m_hubId, m_ctx.now, WatchCloseReason::AfterError);
+            if (m_awaitingInitialEnd) {
+                watchListFailed(status); // still in reflector.watchList
+                break;
+            }
             // A watch error ends ListAndWatch: back off, then relist from the last synced RV
             // (a watch 410 does not set the unavailable flag).
             backoffThen(Next::List);
@@ -271,20 +314,25 @@ void ClientReflector::endTick() {
 void ClientReflector::watchEnded() {
     const WatchCloseReason reason = m_watch->closeReason;
     const TimeUs lasted = m_ctx.now - m_watch->openedAt;
+    const bool watchListUnfinished = m_awaitingInitialEnd; // closed before initial-events-end
     m_ctx.hub.watchClosed(m_hubId, m_ctx.now, reason);
     m_watch.reset();
     if (ClientProfile::isVeryShortWatch(lasted, m_watchEvents)) {
-        // "very short watch": treated as an error, ListAndWatch returns and relists.
+        // "very short watch": treated as an error, ListAndWatch returns and relists (a
+        // watch-list's own rule decides whether it falls back to LIST).
+        if (watchListUnfinished)
+            return watchListFailed(ApiStatus{});
         backoffThen(Next::List);
         return;
     }
-    if (!m_everSynced) {
+    if (!m_everSynced || watchListUnfinished) {
+        // Not synced yet: a watch-list opens a new one with a fresh temporary store.
         startList();
         return;
     }
     // A clean close, or a broken stream that delivered events, re-watches at once from the last
     // synced RV, on the same connection target; a dead apiserver answers that request.
-    startWatch();
+    startWatch(false);
 }
 
 void ClientReflector::beginTick() {
@@ -292,7 +340,7 @@ void ClientReflector::beginTick() {
         if (m_next == Next::List || !m_everSynced)
             startList();
         else
-            startWatch();
+            startWatch(false);
     }
     if (m_state == State::Watching && m_watch && m_config.readEventsPerSecond > 0)
         m_readCredit = std::min(m_readCredit + m_config.readEventsPerSecond *

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "kube/ClientProfile.h"
 #include "InformerStoreTable.h"
-#include "model/Observation.h"
 #include "kube/Backoff.h"
+#include "kube/ClientProfile.h"
 #include "kube/ObjectStore.h"
+#include "model/Observation.h"
 #include "sources/sim/apiserver/ApiServer.h"
 
 #include <memory>
@@ -23,6 +23,9 @@ struct ClientConfig {
     int apiserver = 0;              // the apiserver it talks to first
     TimeUs startAt = 0;
     bool watchOnly = false; // watches with RV="" and never lists (kubectl get -w, falco)
+    // Its watches go through a proxy / aggregated API server that accepts sendInitialEvents
+    // but never sends the initial-events-end bookmark (InitialEventsProxy.h).
+    bool viaInitialEventsProxy = false;
     InformerStoreTable* storeTable = nullptr; // shared by the resource's informers; null: own
 };
 
@@ -62,7 +65,8 @@ private:
 
     void startList();
     void onList(std::uint64_t generation, ApiServer::ListResult result);
-    void startWatch();
+    void startWatch(bool watchList);
+    void watchListFailed(const ApiStatus& status);
     void handle(const WatchDelivery& d);
     void flushObserved();
     void watchEnded();
@@ -86,7 +90,8 @@ private:
     bool m_awaitingInitialEnd = false;
     ResourceVersion m_lastSyncRv = 0;
     bool m_everSynced = false;
-    bool m_rvUnavailable = false; // the last list got Expired / TooLarge: relist with RV=""
+    bool m_rvUnavailable = false;  // the last list got Expired / TooLarge: relist with RV=""
+    bool m_fallbackToList = false; // this ListAndWatch's watch-list failed: LIST instead
 
     std::shared_ptr<ServerWatch> m_watch;
     std::vector<ObservedEvent> m_observed; // read, not yet reported to the detectors
