@@ -7,7 +7,7 @@
 namespace ws {
 
 // retry-loop: the same error (code and reason) retried thresholds().retryLoopCount times in a row
-// with no progress in between, e.g. client-go 0.18.0–0.18.6 retrying a 504 forever
+// with no progress in between, e.g. client-go 0.18.0–0.18.5 retrying a 504 forever
 // (kubernetes-watch.md §6). Progress is a completed list with items, or the watcher's highest
 // RV moving. Raised once per loop; progress re-arms it.
 class RetryLoopDetector {

@@ -1,20 +1,33 @@
 #pragma once
 
-#include "util/SeededRandom.h"
 #include "model/ResourceVersion.h"
+#include "util/SeededRandom.h"
 
 namespace ws {
 
-// client-go's wait.BackoffUntil as reflectors use it: 800 ms doubling to 30 s, jitter 1.0, reset
-// after 2 minutes without a failure.
+// client-go's wait.BackoffUntil as reflectors use it (0.18+): 800 ms doubling to 30 s, jitter
+// 1.0, reset after 2 minutes without a failure. fixed(): wait.Until's fixed period, no jitter
+// (the 0.16/0.17 reflector, and the 1 s sleep before a re-watch of 0.16-0.19).
 class Backoff {
 public:
+    Backoff() = default;
+    static Backoff fixed(TimeUs period) {
+        Backoff b;
+        b.m_initial = period;
+        b.m_cap = period;
+        b.m_jitter = 0;
+        return b;
+    }
+
     TimeUs next(TimeUs now, SeededRandom& rng) {
         if (m_lastFailure != 0 && now - m_lastFailure > m_resetAfter)
             m_current = 0;
         m_lastFailure = now;
         m_current = m_current == 0 ? m_initial : std::min(m_current * 2, m_cap);
-        return m_current + static_cast<TimeUs>(rng.uniform() * static_cast<double>(m_current));
+        if (m_jitter <= 0)
+            return m_current;
+        return m_current +
+               static_cast<TimeUs>(rng.uniform() * m_jitter * static_cast<double>(m_current));
     }
     void reset() { m_current = 0; }
 
@@ -22,6 +35,7 @@ private:
     TimeUs m_initial = milliseconds(800);
     TimeUs m_cap = seconds(30);
     TimeUs m_resetAfter = seconds(120);
+    double m_jitter = 1.0;
     TimeUs m_current = 0;
     TimeUs m_lastFailure = 0;
 };

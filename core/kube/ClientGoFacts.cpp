@@ -69,6 +69,10 @@ Tri ClientGoFacts::rewatchesOn429() const {
     return atLeast(22);
 }
 
+Tri ClientGoFacts::backsOffBeforeRewatch() const {
+    return atLeast(20);
+}
+
 Tri ClientGoFacts::recognisesTooLarge(ServerFacts::TooLargeBody body) const {
     using Body = ServerFacts::TooLargeBody;
     switch (m_tooLarge) {

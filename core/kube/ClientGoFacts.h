@@ -8,7 +8,8 @@
 namespace ws {
 
 // What a client-go version's reflector does (reference/kubernetes-watch.md §1, §2, §6; the
-// ClientProfile names: "0.18.3", "0.20", "current", "current-watchlist").
+// ClientProfile names: "0.18.3", "0.20", "current", "current-watchlist"). ClientProfile takes
+// its version ranges from here.
 class ClientGoFacts {
 public:
     // Which 504 bodies isTooLargeResourceVersionError recognises (reference §1, §6).
@@ -35,6 +36,9 @@ public:
     Tri before018() const;
     // A 429 on the watch request backs off and re-watches (0.22+, ClientProfile).
     Tri rewatchesOn429() const;
+    // Before re-watching after "connection refused": 0.20+ back off (initConnBackoffManager,
+    // 800 ms doubling to 30 s); 0.16-0.19 sleep a fixed 1 s.
+    Tri backsOffBeforeRewatch() const;
 
     static QString tooLargeRange(TooLarge recognition);
 

@@ -1,29 +1,41 @@
 #include "ClientProfile.h"
 
 #include "ApiStatus.h"
+#include "ClientGoFacts.h"
+#include "ReleaseVersion.h"
 
 #include <QStringList>
 
 namespace ws {
 
 bool ClientProfile::isTooLargeResourceVersion(const ApiStatus& s) const {
-    if (s.code != 504)
-        return false;
+    // isTooLargeResourceVersionError (tools/cache/reflector.go) at each version. It also needs
+    // the Status to carry details for the Timeout checks, which every too-large 504 has
+    // (retryAfterSeconds 1, or causes).
+    const QLatin1String tooLargeText("Too large resource version");
+    const bool reasonCause =
+        s.hasCause && s.causeReason == QLatin1String("ResourceVersionTooLarge");
+    const bool timeout = s.reason == QLatin1String("Timeout");
     switch (tooLarge) {
     case TooLargeRecognition::None:
         return false;
-    case TooLargeRecognition::Causes:
-        return s.hasCause &&
-               (s.causeReason == QLatin1String("ResourceVersionTooLarge") ||
-                (s.reason == QLatin1String("Timeout") &&
-                 s.causeMessage.contains(QLatin1String("Too large resource version"))));
-    case TooLargeRecognition::Full:
-        return (s.hasCause &&
-                (s.causeReason == QLatin1String("ResourceVersionTooLarge") ||
-                 s.causeMessage.contains(QLatin1String("Too large resource version")))) ||
-               s.message.contains(QLatin1String("Too large resource version"));
+    case TooLargeRecognition::ReasonOnly: // HasStatusCause(ResourceVersionTooLarge)
+        return reasonCause;
+    case TooLargeRecognition::Causes: // ... or IsTimeout and a cause message (1.17.0-1.18.5)
+        return reasonCause || (timeout && s.hasCause && s.causeMessage == tooLargeText);
+    case TooLargeRecognition::Full: // ... or IsTimeout and the message (before 1.17.0)
+        return reasonCause || (timeout && ((s.hasCause && s.causeMessage == tooLargeText) ||
+                                           s.message.contains(tooLargeText)));
     }
     return false;
+}
+
+Backoff ClientProfile::relistBackoff() const {
+    return fixedRelistPeriod ? Backoff::fixed(seconds(1)) : Backoff();
+}
+
+Backoff ClientProfile::rewatchBackoff() const {
+    return fixedRewatchSleep ? Backoff::fixed(seconds(1)) : Backoff();
 }
 
 ClientProfile::ListRv ClientProfile::relistResourceVersion(std::int64_t lastSyncRv,
@@ -89,56 +101,71 @@ bool ClientProfile::isExpired(const ApiStatus& s) const {
 }
 
 QStringList ClientProfile::knownNames() {
+    // Where a modelled behaviour changes: relist RV and backoff (0.18), the too-large 504 (0.18.6,
+    // 0.18.9, 0.19.1, 0.27), the re-watch backoff (0.20), 429 (0.22), WatchListClient (0.35).
     return {QStringLiteral("0.16"),   QStringLiteral("0.17"),   QStringLiteral("0.18.0"),
-            QStringLiteral("0.18.5"), QStringLiteral("0.18.6"), QStringLiteral("0.18.9"),
-            QStringLiteral("0.20"),   QStringLiteral("0.22"),   QStringLiteral("0.27"),
-            QStringLiteral("0.35"),   QStringLiteral("current")};
+            QStringLiteral("0.18.5"), QStringLiteral("0.18.6"), QStringLiteral("0.18.8"),
+            QStringLiteral("0.18.9"), QStringLiteral("0.19.0"), QStringLiteral("0.19.1"),
+            QStringLiteral("0.20"),   QStringLiteral("0.22"),   QStringLiteral("0.26"),
+            QStringLiteral("0.27"),   QStringLiteral("0.35"),   QStringLiteral("current")};
 }
 
 namespace {
-std::optional<ClientProfile> renamed(std::optional<ClientProfile> p, const QString& name) {
-    if (p)
-        p->name = name;
-    return p;
+std::optional<ClientProfile> failed(QString* error, const QString& message) {
+    if (error)
+        *error = message;
+    return std::nullopt;
 }
 } // namespace
 
-std::optional<ClientProfile> ClientProfile::fromName(const QString& name, QString* error) {
+std::optional<ClientProfile> ClientProfile::fromName(const QString& text, QString* error) {
+    const QString name = text.trimmed();
     if (name.endsWith(QLatin1String("+watchlist")))
         return withWatchListClient(name, error);
-    // Versions that behave like a modelled one.
-    if (name == QLatin1String("0.17"))
-        return renamed(fromName(QStringLiteral("0.16"), error), name);
-    if (name == QLatin1String("0.27"))
-        return renamed(fromName(QStringLiteral("current"), error), name);
-    if (name == QLatin1String("0.35")) // WatchListClient on by default from v0.35
-        return renamed(fromName(QStringLiteral("current-watchlist"), error), name);
     ClientProfile p;
     p.name = name;
-    if (name == QLatin1String("0.16")) {
-        p.alwaysListFromZero = true;
-        p.expiredListFallback = false;
-        p.tooLarge = TooLargeRecognition::None;
-        p.rewatchOnTooManyRequests = false;
-    } else if (name.startsWith(QLatin1String("0.18.")) && name.mid(5).toInt() <= 6) {
-        p.tooLarge = TooLargeRecognition::None;
-        p.rewatchOnTooManyRequests = false;
-    } else if (name == QLatin1String("0.18.9") || name == QLatin1String("0.20") ||
-               name == QLatin1String("0.22")) {
-        p.tooLarge = TooLargeRecognition::Causes;
-        p.rewatchOnTooManyRequests = name == QLatin1String("0.22");
-    } else if (name == QLatin1String("current")) {
-        p.tooLarge = TooLargeRecognition::Full;
-    } else if (name == QLatin1String("current-watchlist")) {
-        p.tooLarge = TooLargeRecognition::Full;
+    if (name == QLatin1String("current"))
+        return p;
+    if (name == QLatin1String("current-watchlist")) {
         p.watchList = true;
-    } else {
-        if (error)
-            *error = QStringLiteral("unknown client-go profile '%1' (known: %2)")
-                         .arg(name, knownNames().join(QStringLiteral(", ")) +
-                                        QStringLiteral(", current-watchlist"));
-        return std::nullopt;
+        return p;
     }
+    const QString known =
+        knownNames().join(QStringLiteral(", ")) +
+        QStringLiteral(", current-watchlist, or any 0.16-0.%1 release").arg(kNewestMinor);
+    const ReleaseVersion v = ReleaseVersion::parse(name);
+    if (!v.valid() || v.major != 0 || v.minor < 16 || v.minor > kNewestMinor)
+        return failed(
+            error, QStringLiteral("unknown client-go profile '%1' (known: %2)").arg(name, known));
+    const ClientGoFacts facts(name);
+    switch (facts.tooLarge()) {
+    case ClientGoFacts::TooLarge::None:
+        p.tooLarge = TooLargeRecognition::None;
+        break;
+    case ClientGoFacts::TooLarge::ReasonOnly:
+        p.tooLarge = TooLargeRecognition::ReasonOnly;
+        break;
+    case ClientGoFacts::TooLarge::Causes:
+        p.tooLarge = TooLargeRecognition::Causes;
+        break;
+    case ClientGoFacts::TooLarge::Full:
+        p.tooLarge = TooLargeRecognition::Full;
+        break;
+    case ClientGoFacts::TooLarge::Unknown: // 0.18, 0.19 without a patch release
+        return failed(error,
+                      QStringLiteral("unknown client-go profile '%1': name the patch "
+                                     "release, the too-large-RV handling differs in %2")
+                          .arg(name, v.minor == 18 ? QStringLiteral("0.18.0-0.18.5, 0.18.6-0.18.8 "
+                                                                    "and 0.18.9+")
+                                                   : QStringLiteral("0.19.0 and 0.19.1+")));
+    }
+    const bool before018 = facts.before018() == Tri::Yes;
+    p.alwaysListFromZero = before018;
+    p.expiredListFallback = !before018;
+    p.fixedRelistPeriod = before018;
+    p.fixedRewatchSleep = facts.backsOffBeforeRewatch() == Tri::No;
+    p.rewatchOnTooManyRequests = facts.rewatchesOn429() == Tri::Yes;
+    p.watchList = facts.watchListByDefault() == Tri::Yes;
     return p;
 }
 

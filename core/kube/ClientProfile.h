@@ -1,6 +1,9 @@
 #pragma once
 
+#include "Backoff.h"
+
 #include <QString>
+#include <QStringList>
 #include <cstdint>
 #include <optional>
 
@@ -8,20 +11,24 @@ namespace ws {
 
 struct ApiStatus;
 
-// client-go reflector behaviours by version (reference/kubernetes-watch.md §6, seed 002).
+// client-go reflector behaviours by version (reference/kubernetes-watch.md §1, §6, seed 002;
+// the version ranges come from ClientGoFacts).
 struct ClientProfile {
+    // Which 504 bodies isTooLargeResourceVersionError (tools/cache/reflector.go) recognises.
     enum class TooLargeRecognition {
-        None,   // 0.16 and 0.18.0-0.18.6: a 504 is just an error, the same RV is retried
-        Causes, // 0.18.9+: a cause with reason ResourceVersionTooLarge, or Timeout with a cause
-                // message "Too large resource version" (servers 1.17+); not the bare 1.16 body
-        Full,   // current: also the message alone
+        None,       // 0.16/0.17 and 0.18.0-0.18.5: a 504 is just an error, the same RV is retried
+        ReasonOnly, // 0.18.6-0.18.8 and 0.19.0: a cause with reason ResourceVersionTooLarge
+                    // (servers 1.18.6+)
+        Causes,     // 0.18.9+, 0.19.1+, 0.20-0.26: also reason Timeout with a cause message
+                    // "Too large resource version" (servers 1.17+); not the bare 1.16 body
+        Full,       // 0.27+: also reason Timeout with the message alone (1.16 servers)
     };
 
     QString name = QStringLiteral("current");
     bool alwaysListFromZero = false; // before 0.18 the reflector always listed with RV="0"
     bool expiredListFallback = true; // a 410 on list relists with RV="" (0.18+)
     TooLargeRecognition tooLarge = TooLargeRecognition::Full;
-    bool watchList = false; // uses a watch-list (sendInitialEvents) instead of LIST
+    bool watchList = false; // uses a watch-list (sendInitialEvents) instead of LIST (0.35+)
     // What ends a watch-list attempt in a LIST + WATCH (reflector.ListAndWatch, 0.27+). Errors
     // the watch-list loop retries itself come first (watchListRetries).
     enum class WatchListFallback {
@@ -33,6 +40,17 @@ struct ClientProfile {
     // A 429 on the watch request backs off and re-watches (0.22+); before, any watch request
     // error other than "connection refused" ends ListAndWatch and relists from the last RV.
     bool rewatchOnTooManyRequests = true;
+    // 0.16/0.17 run ListAndWatch under wait.Until with a fixed 1 s period; 0.18+ under
+    // wait.BackoffUntil (800 ms doubling to 30 s, jitter 1, reset after 2 min).
+    bool fixedRelistPeriod = false;
+    // Before re-watching after "connection refused", 0.16-0.19 sleep a fixed 1 s; 0.20+ wait on
+    // their own initConnBackoffManager (800 ms doubling to 30 s, like the relist backoff).
+    bool fixedRewatchSleep = false;
+
+    // The wait after ListAndWatch returned (an error, a failed list, a watch ERROR event).
+    Backoff relistBackoff() const;
+    // The wait before a re-watch after a refused watch request (and a 429 from 0.22).
+    Backoff rewatchBackoff() const;
 
     // The RV of the next LIST (reflector.relistResourceVersion): "" after Expired/TooLarge,
     // "0" when never synced, else the last synced RV; before 0.18 always "0".
@@ -48,7 +66,7 @@ struct ClientProfile {
 
     // The reflector's decisions, shared by the simulated and the real (HTTP) reflectors.
     // After a failed LIST: retry at once, in the same ListAndWatch, with RV="" (0.18+ for
-    // Expired, 0.18.9+ for a too-large RV it recognises); otherwise back off and relist.
+    // Expired, 0.18.6+ for a too-large RV it recognises); otherwise back off and relist.
     bool relistsAtOnceWithEmptyRv(const ApiStatus& status, bool rvUnavailable) const {
         return !rvUnavailable &&
                ((expiredListFallback && isExpired(status)) || isTooLargeResourceVersion(status));
@@ -75,8 +93,13 @@ struct ClientProfile {
     // client-go picks timeoutSeconds at random in [300, 600).
     static double watchTimeoutSeconds(double uniform01) { return 300.0 + 300.0 * uniform01; }
 
+    // A client-go version ("0.18.6", "v0.20.15", "0.27"; 0.18 and 0.19 need their patch
+    // release, where the behaviour changes), or "current" / "current-watchlist" (the newest
+    // modelled, without and with WatchListClient). Anything else: nullopt, and a one-line error.
     static std::optional<ClientProfile> fromName(const QString& name, QString* error);
+    // The names offered in the windows' choosers, oldest first: each range's edges.
     static QStringList knownNames();
+    static constexpr int kNewestMinor = 36; // the newest client-go minor modelled (0.36)
 };
 
 } // namespace ws

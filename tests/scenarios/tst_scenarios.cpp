@@ -272,13 +272,56 @@ private slots:
         QCOMPARE(got.contains(QStringLiteral("retry-loop")), loop);
     }
 
-    // client-go 0.18.0-0.18.6 recognise no too-large RV at all: they loop even against 1.20.
-    void oldClientLoopsAgainstNewServer() {
+    // The same switch with every client on one client-go version, against a server version:
+    // each side of each change in isTooLargeResourceVersionError (reference §1, §6). The servers
+    // send their own 504 shapes: 1.16 no causes, 1.17.0-1.18.5 a cause with only the message,
+    // 1.18.6+ a cause with reason ResourceVersionTooLarge.
+    void clientVersionFlipsRetryLoop_data() {
+        QTest::addColumn<QString>("server");
+        QTest::addColumn<QString>("client");
+        QTest::addColumn<bool>("loop");
+        // 0.18.0-0.18.5 recognise nothing; 0.18.6 the reason-shaped cause of 1.18.6+.
+        QTest::newRow("1.20 0.18.5 loops") << "1.20"
+                                           << "0.18.5" << true;
+        QTest::newRow("1.20 0.18.6 recovers") << "1.20"
+                                              << "0.18.6" << false;
+        QTest::newRow("1.18.6 0.18.5 loops") << "1.18.6"
+                                             << "0.18.5" << true;
+        QTest::newRow("1.18.6 0.18.6 recovers") << "1.18.6"
+                                                << "0.18.6" << false;
+        // The message-only cause of 1.17.0-1.18.5: 0.18.9 and 0.19.1 on.
+        QTest::newRow("1.17 0.18.6 loops") << "1.17"
+                                           << "0.18.6" << true;
+        QTest::newRow("1.18.5 0.18.8 loops") << "1.18.5"
+                                             << "0.18.8" << true;
+        QTest::newRow("1.17 0.18.9 recovers") << "1.17"
+                                              << "0.18.9" << false;
+        QTest::newRow("1.17 0.18.10 recovers") << "1.17"
+                                               << "0.18.10" << false;
+        QTest::newRow("1.18.6 0.19.0 recovers") << "1.18.6"
+                                                << "0.19.0" << false;
+        QTest::newRow("1.17 0.19.0 loops") << "1.17"
+                                           << "0.19.0" << true;
+        QTest::newRow("1.17 0.19.1 recovers") << "1.17"
+                                              << "0.19.1" << false;
+        // The bare body of 1.16: only 0.27+ match the message.
+        QTest::newRow("1.16 0.26 loops") << "1.16"
+                                         << "0.26" << true;
+        QTest::newRow("1.16 0.27 recovers") << "1.16"
+                                            << "0.27" << false;
+    }
+    void clientVersionFlipsRetryLoop() {
+        QFETCH(QString, server);
+        QFETCH(QString, client);
+        QFETCH(bool, loop);
         Scenario s = load(QStringLiteral("too-large-rv-recovers"));
+        s.server.version = server;
         for (auto& c : s.clients)
-            c.clientGo = QStringLiteral("0.18.6");
+            c.clientGo = client;
         const AnomalyList anomalies = runScenario(s, s.seed);
-        QVERIFY2(kinds(anomalies).contains(QStringLiteral("retry-loop")),
+        const QSet<QString> got = kinds(anomalies);
+        QVERIFY2(got.contains(QStringLiteral("too-large-rv")), qPrintable(summary(anomalies)));
+        QVERIFY2(got.contains(QStringLiteral("retry-loop")) == loop,
                  qPrintable(summary(anomalies)));
     }
 

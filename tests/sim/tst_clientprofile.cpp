@@ -1,6 +1,8 @@
+#include "SimHarness.h"
 #include "kube/ApiStatus.h"
 #include "kube/ClientProfile.h"
 #include "kube/ServerProfile.h"
+#include "sources/sim/client/ClientReflector.h"
 
 #include <QTest>
 
@@ -38,50 +40,148 @@ private slots:
         QCOMPARE(rv.limit, rv.empty ? 500 : 0);
     }
 
-    // seed 002: which client recognises which server's 504 body as "too large RV".
+    // seed 002, reference §1/§6: which client recognises which server's 504 as "too large RV",
+    // on each side of every change. The bodies are the servers' own (ApiStatus::tooLarge): 1.16
+    // no causes, 1.17.0-1.18.5 a cause with only the message, 1.18.6+ a cause with reason
+    // ResourceVersionTooLarge.
     void recognisesTooLarge_data() {
         QTest::addColumn<QString>("client");
         QTest::addColumn<QString>("server");
         QTest::addColumn<bool>("recognised");
-        QTest::newRow("0.18.6 vs 1.18") << "0.18.6"
-                                        << "1.18" << false;
-        QTest::newRow("0.18.9 vs 1.16") << "0.18.9"
-                                        << "1.16" << false;
-        QTest::newRow("0.18.9 vs 1.17") << "0.18.9"
-                                        << "1.17" << true;
-        QTest::newRow("0.18.9 vs 1.18.5 (message-only cause)") << "0.18.9"
-                                                               << "1.18.5" << true;
-        QTest::newRow("0.18.9 vs 1.18.6 (reason cause)") << "0.18.9"
-                                                         << "1.18.6" << true;
-        QTest::newRow("0.18.6 vs 1.18.6") << "0.18.6"
-                                          << "1.18.6" << false;
-        QTest::newRow("0.20 vs 1.16") << "0.20"
-                                      << "1.16" << false;
-        QTest::newRow("0.22 vs 1.20") << "0.22"
-                                      << "1.20" << true;
-        QTest::newRow("current vs 1.16") << "current"
-                                         << "1.16" << true;
+        const auto row = [](const char* client, const char* server, bool recognised) {
+            QTest::addRow("%s vs %s", client, server)
+                << QString::fromLatin1(client) << QString::fromLatin1(server) << recognised;
+        };
+        // 0.16/0.17 and 0.18.0-0.18.5: nothing.
+        row("0.16", "1.20", false);
+        row("0.17", "1.20", false);
+        row("0.18.0", "1.20", false);
+        row("0.18.5", "1.18.6", false);
+        row("0.18.5", "1.20", false);
+        // 0.18.6-0.18.8 and 0.19.0: only the cause reason (servers 1.18.6+).
+        row("0.18.6", "1.18.6", true);
+        row("0.18.6", "1.20", true);
+        row("0.18.6", "1.18.5", false);
+        row("0.18.6", "1.18", false);
+        row("0.18.6", "1.17", false);
+        row("0.18.6", "1.16", false);
+        row("0.18.8", "1.18.6", true);
+        row("0.18.8", "1.17", false);
+        row("0.19.0", "1.18.6", true);
+        row("0.19.0", "1.17", false);
+        // 0.18.9+, 0.19.1+, 0.20-0.26: also Timeout with the cause message (servers 1.17+).
+        row("0.18.9", "1.17", true);
+        row("0.18.9", "1.18.5", true);
+        row("0.18.9", "1.18.6", true);
+        row("0.18.9", "1.16", false);
+        row("0.18.10", "1.17", true); // not 0.18.1
+        row("0.18.10", "1.16", false);
+        row("0.18.19", "1.17", true);
+        row("0.19.1", "1.17", true);
+        row("0.19.1", "1.16", false);
+        row("0.20", "1.16", false);
+        row("0.22", "1.20", true);
+        row("0.26", "1.17", true);
+        row("0.26", "1.16", false);
+        // 0.27+: also the message alone (1.16 servers).
+        row("0.27", "1.16", true);
+        row("0.27.0", "1.16", true);
+        row("v0.30.2", "1.16", true);
+        row("0.35", "1.16", true);
+        row("current", "1.16", true);
     }
     void recognisesTooLarge() {
         QFETCH(QString, client);
         QFETCH(QString, server);
         QFETCH(bool, recognised);
-        const auto c = ClientProfile::fromName(client, nullptr);
-        const auto s = ServerProfile::fromVersion(server, nullptr);
-        QVERIFY(c && s);
+        QString error;
+        const auto c = ClientProfile::fromName(client, &error);
+        QVERIFY2(c, qPrintable(error));
+        const auto s = ServerProfile::fromVersion(server, &error);
+        QVERIFY2(s, qPrintable(error));
         QCOMPARE(c->isTooLargeResourceVersion(ApiStatus::tooLarge(*s, 100, 50)), recognised);
+        // At once with RV="" when recognised; otherwise back off and list the same RV again.
+        QCOMPARE(c->relistsAtOnceWithEmptyRv(ApiStatus::tooLarge(*s, 100, 50), false), recognised);
+    }
+
+    // The message and cause checks of 0.18.9+ and 0.27+ also need reason Timeout
+    // (apierrors.IsTimeout): another Status that mentions the text is not a too-large RV.
+    void tooLargeNeedsTimeoutReason() {
+        const auto c = ClientProfile::fromName(QStringLiteral("0.27"), nullptr);
+        QVERIFY(c);
+        ApiStatus s = ApiStatus::tooLarge(*ServerProfile::fromVersion("1.16", nullptr), 100, 50);
+        QVERIFY(c->isTooLargeResourceVersion(s));
+        s.reason = QStringLiteral("InternalError");
+        QVERIFY(!c->isTooLargeResourceVersion(s));
+        ApiStatus m = ApiStatus::tooLarge(*ServerProfile::fromVersion("1.17", nullptr), 100, 50);
+        const auto c189 = ClientProfile::fromName(QStringLiteral("0.18.9"), nullptr);
+        QVERIFY(c189->isTooLargeResourceVersion(m));
+        m.reason = QStringLiteral("InternalError");
+        QVERIFY(!c189->isTooLargeResourceVersion(m));
+    }
+
+    // Version names: any 0.16-0.36 release, with or without "v" and a patch, except 0.18 and
+    // 0.19, whose patch releases differ.
+    void parsesVersions_data() {
+        QTest::addColumn<QString>("client");
+        QTest::addColumn<int>("tooLarge"); // ClientProfile::TooLargeRecognition
+        using R = ClientProfile::TooLargeRecognition;
+        QTest::newRow("0.16.15") << "0.16.15" << int(R::None);
+        QTest::newRow("0.17.4") << "0.17.4" << int(R::None);
+        QTest::newRow("0.18.1") << "0.18.1" << int(R::None);
+        QTest::newRow("0.18.5") << "0.18.5" << int(R::None);
+        QTest::newRow("0.18.6") << "0.18.6" << int(R::ReasonOnly);
+        QTest::newRow("0.18.8") << "0.18.8" << int(R::ReasonOnly);
+        QTest::newRow("0.18.9") << "0.18.9" << int(R::Causes);
+        QTest::newRow("0.18.10") << "0.18.10" << int(R::Causes);
+        QTest::newRow("0.19.0") << "0.19.0" << int(R::ReasonOnly);
+        QTest::newRow("0.19.1") << "0.19.1" << int(R::Causes);
+        QTest::newRow("0.19.16") << "0.19.16" << int(R::Causes);
+        QTest::newRow("v0.20.15") << "v0.20.15" << int(R::Causes);
+        QTest::newRow("0.26 spaced") << " 0.26 " << int(R::Causes);
+        QTest::newRow("0.27") << "0.27" << int(R::Full);
+        QTest::newRow("0.36.1") << "0.36.1" << int(R::Full);
+    }
+    void parsesVersions() {
+        QFETCH(QString, client);
+        QFETCH(int, tooLarge);
+        QString error;
+        const auto p = ClientProfile::fromName(client, &error);
+        QVERIFY2(p, qPrintable(error));
+        QCOMPARE(int(p->tooLarge), tooLarge);
+        QCOMPARE(p->name, client.trimmed());
     }
 
     void badNames_data() {
         QTest::addColumn<QString>("client");
-        QTest::newRow("unknown") << "0.99";
-        QTest::newRow("empty") << "";
+        QTest::addColumn<QString>("says");
+        QTest::newRow("unknown") << "0.99"
+                                 << "known: 0.16";
+        QTest::newRow("empty") << ""
+                               << "known: 0.16";
+        QTest::newRow("newer than modelled") << "0.37"
+                                             << "known: 0.16";
+        QTest::newRow("older than modelled") << "0.15.3"
+                                             << "known: 0.16";
+        QTest::newRow("a server version") << "1.20"
+                                          << "known: 0.16";
+        QTest::newRow("not a version") << "0.18.x"
+                                       << "known: 0.16";
+        QTest::newRow("0.18 without patch") << "0.18"
+                                            << "0.18.6-0.18.8";
+        QTest::newRow("0.19 without patch") << "v0.19"
+                                            << "0.19.0 and 0.19.1+";
     }
     void badNames() {
         QFETCH(QString, client);
+        QFETCH(QString, says);
         QString error;
         QVERIFY(!ClientProfile::fromName(client, &error));
-        QVERIFY(error.contains(QStringLiteral("unknown client-go profile")));
+        QVERIFY2(error.startsWith(
+                     QStringLiteral("unknown client-go profile '%1'").arg(client.trimmed())),
+                 qPrintable(error));
+        QVERIFY2(error.contains(says), qPrintable(error));
+        QVERIFY2(!error.contains(QLatin1Char('\n')), qPrintable(error)); // one line
         QVERIFY(!ServerProfile::fromVersion(QStringLiteral("2.0"), &error));
         QVERIFY(error.contains(QStringLiteral("bad server version")));
     }
@@ -111,6 +211,75 @@ private slots:
         }
         for (const QString& name : ClientProfile::knownNames())
             QVERIFY2(ClientProfile::fromName(name, nullptr), qPrintable(name));
+    }
+
+    // reference §6: 0.16/0.17 run ListAndWatch under wait.Until with a fixed 1 s period, 0.18+
+    // under wait.BackoffUntil (800 ms doubling, jitter 1). Before re-watching after "connection
+    // refused", 0.16-0.19 sleep a fixed 1 s, 0.20+ back off the same exponential way. The
+    // apiserver is down (it refuses connections) for the whole run.
+    void retryTiming_data() {
+        QTest::addColumn<QString>("client");
+        QTest::addColumn<bool>("rewatch"); // synced before the apiserver went down
+        QTest::addColumn<bool>("fixed");
+        QTest::newRow("0.16 relists every second") << "0.16" << false << true;
+        QTest::newRow("0.17 relists every second") << "0.17" << false << true;
+        QTest::newRow("0.18.0 relists with backoff") << "0.18.0" << false << false;
+        QTest::newRow("current relists with backoff") << "current" << false << false;
+        QTest::newRow("0.17 re-watches every second") << "0.17" << true << true;
+        QTest::newRow("0.18.0 re-watches every second") << "0.18.0" << true << true;
+        QTest::newRow("0.19.1 re-watches every second") << "0.19.1" << true << true;
+        QTest::newRow("0.20 re-watches with backoff") << "0.20" << true << false;
+        QTest::newRow("current re-watches with backoff") << "current" << true << false;
+    }
+    void retryTiming() {
+        QFETCH(QString, client);
+        QFETCH(bool, rewatch);
+        QFETCH(bool, fixed);
+        test::SimHarness h(QStringLiteral("1.20"));
+        ClientConfig config;
+        config.id = QStringLiteral("informer");
+        config.resource = h.resource;
+        config.profile = *ClientProfile::fromName(client, nullptr);
+        ClientReflector r(h.ctx, {h.server.get()}, config);
+        const auto step = [&] {
+            h.tick();
+            r.tick();
+        };
+        if (rewatch) {
+            while (h.ctx.now < seconds(3))
+                step();
+            QCOMPARE(r.stateName(), QStringLiteral("watching"));
+        }
+        h.server->restart(seconds(600));
+        // When each request failed: a list (relist) or a watch request (re-watch).
+        std::vector<TimeUs> failures;
+        int errors = h.hub.watcherStatus(r.hubId()).errors;
+        const TimeUs end = h.ctx.now + seconds(20);
+        while (h.ctx.now < end) {
+            step();
+            const int now = h.hub.watcherStatus(r.hubId()).errors;
+            if (now != errors && (failures.empty() || failures.back() != h.ctx.now))
+                failures.push_back(h.ctx.now);
+            errors = now;
+        }
+        QCOMPARE(r.stateName(), rewatch ? QStringLiteral("backoff (rewatch)")
+                                        : QStringLiteral("backoff (relist)"));
+        QCOMPARE(r.relists(), 0); // a refused watch request is retried as a watch
+        QVERIFY(failures.size() >= 4);
+        const TimeUs tick = h.ctx.dt;
+        for (std::size_t i = 1; i < failures.size(); ++i) {
+            const TimeUs gap = failures[i] - failures[i - 1];
+            const TimeUs base = milliseconds(800) << (i - 1); // the exponential step
+            const QString what = QStringLiteral("gap %1: %2 us").arg(i).arg(gap);
+            if (fixed)
+                QVERIFY2(gap == seconds(1), qPrintable(what));
+            else
+                QVERIFY2(gap >= base && gap <= 2 * base + tick, qPrintable(what));
+        }
+        if (fixed)
+            QCOMPARE(failures.size(), std::size_t(20));
+        else
+            QVERIFY(failures.size() <= 5); // 0, >=0.8, >=2.4, >=5.6, >=12 s
     }
 };
 

@@ -27,7 +27,9 @@ ApiStatus transportStatus(HttpErrorKind kind, const QString& message) {
 ClusterReflector::ClusterReflector(Config config, DetectorHub& hub, KeyTable& keys, Submit submit,
                                    Cancel cancel, NextId nextId, std::uint64_t seed)
     : m_config(std::move(config)), m_hub(hub), m_keys(keys), m_submit(std::move(submit)),
-      m_cancel(std::move(cancel)), m_nextId(std::move(nextId)), m_rng(seed) {
+      m_cancel(std::move(cancel)), m_nextId(std::move(nextId)), m_rng(seed),
+      m_backoff(m_config.profile.relistBackoff()),
+      m_rewatchBackoff(m_config.profile.rewatchBackoff()) {
     m_server = m_config.firstServer;
     WatcherInfo info;
     info.id = m_config.id;
@@ -101,7 +103,7 @@ void ClusterReflector::backoffThen(Next next, TimeUs now) {
     m_phase = Phase::None;
     m_state = State::Backoff;
     m_next = next;
-    m_retryAt = now + m_backoff.next(now, m_rng);
+    m_retryAt = now + (next == Next::Watch ? m_rewatchBackoff : m_backoff).next(now, m_rng);
 }
 
 void ClusterReflector::startList(TimeUs now) {

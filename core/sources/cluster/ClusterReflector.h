@@ -106,7 +106,8 @@ private:
     Cancel m_cancel;
     NextId m_nextId;
     SeededRandom m_rng;
-    Backoff m_backoff;
+    Backoff m_backoff;        // after ListAndWatch returned (ClientProfile::relistBackoff)
+    Backoff m_rewatchBackoff; // before a re-watch after a refused watch request
     WatcherId m_hubId = -1;
     std::uint16_t m_journalWatcher = 0;
     State m_state = State::Idle;

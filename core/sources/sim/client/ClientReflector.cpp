@@ -10,6 +10,8 @@ namespace ws {
 ClientReflector::ClientReflector(SimContext& ctx, std::vector<ApiServer*> servers,
                                  ClientConfig config)
     : m_ctx(ctx), m_servers(std::move(servers)), m_config(std::move(config)),
+      m_backoff(m_config.profile.relistBackoff()),
+      m_rewatchBackoff(m_config.profile.rewatchBackoff()),
       m_store(m_config.storeTable ? InformerStore(m_config.storeTable) : InformerStore()) {
     m_apiserver = std::clamp(m_config.apiserver, 0, static_cast<int>(m_servers.size()) - 1);
     WatcherInfo info;
@@ -55,6 +57,7 @@ void ClientReflector::restart(int apiserver) {
     m_rvUnavailable = false;
     m_fallbackToList = false;
     m_backoff.reset();
+    m_rewatchBackoff.reset();
     m_apiserver = std::clamp(apiserver, 0, static_cast<int>(m_servers.size()) - 1);
     m_state = State::Backoff;
     m_next = Next::List;
@@ -70,7 +73,10 @@ void ClientReflector::backoffThen(Next next) {
     m_watch.reset();
     m_state = State::Backoff;
     m_next = next;
-    m_retryAt = m_ctx.now + m_backoff.next(m_ctx.now, m_ctx.rng);
+    // wait.BackoffUntil / wait.Until around ListAndWatch; a re-watch waits on its own (the 1 s
+    // sleep of 0.16-0.19, initConnBackoffManager from 0.20).
+    m_retryAt =
+        m_ctx.now + (next == Next::Watch ? m_rewatchBackoff : m_backoff).next(m_ctx.now, m_ctx.rng);
 }
 
 void ClientReflector::startList() {

@@ -82,7 +82,8 @@ private:
     State m_state = State::Idle;
     Next m_next = Next::List;
     TimeUs m_retryAt = 0;
-    Backoff m_backoff;
+    Backoff m_backoff;        // after ListAndWatch returned (ClientProfile::relistBackoff)
+    Backoff m_rewatchBackoff; // before a re-watch after a refused watch request
     std::uint64_t m_generation = 0;
 
     InformerStore m_store;
