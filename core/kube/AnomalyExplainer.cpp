@@ -579,14 +579,27 @@ void tooOldRv(const Anomaly& a, const Facts& f, Writer& t) {
                                   "(served from the cache); only a 410 or 504 on that list makes "
                                   "it list with resourceVersion=\"\", from etcd.");
     if (f.client.known()) {
-        if (f.client.before018() == Tri::Yes)
+        const Tri zero = f.client.listsFromZeroOnly();
+        if (zero == Tri::Yes)
             reaction = QStringLiteral("%1 (before 0.18) always relists with RV=\"0\", from the "
                                       "cache, on a fixed 1 s period.")
                            .arg(f.client.name());
+        else if (zero == Tri::Unknown)
+            reaction = QStringLiteral("%1 relists on a fixed 1 s period with RV=\"0\", from the "
+                                      "cache (0.17.0 alone with its last RV, and with "
+                                      "resourceVersion=\"\" after a 410).")
+                           .arg(f.client.name());
+        else if (f.client.before018() == Tri::Yes)
+            reaction = QStringLiteral("%1 relists on a fixed 1 s period with resourceVersion=\"\" "
+                                      "after a 410 on the watch or the list (the relist RV rules "
+                                      "of 0.18, reverted in 0.17.1).")
+                           .arg(f.client.name());
         t.version(QStringLiteral("%1: relists after 410 (%2)")
-                      .arg(f.client.name(), f.client.before018() == Tri::Yes
-                                                ? QStringLiteral("RV=\"0\"")
-                                                : QStringLiteral("last RV, then RV=\"\"")));
+                      .arg(f.client.name(), zero == Tri::Yes       ? QStringLiteral("RV=\"0\"")
+                                            : zero == Tri::Unknown ? QStringLiteral("RV=\"0\" "
+                                                                                    "but in 0.17.0")
+                                                                   : QStringLiteral("last RV, then "
+                                                                                    "RV=\"\"")));
     }
     t.why << reaction + QStringLiteral(" One relist per resumed watcher; many at once are a "
                                        "relist storm.");

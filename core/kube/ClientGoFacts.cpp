@@ -65,6 +65,16 @@ Tri ClientGoFacts::before018() const {
     return t == Tri::Unknown ? t : tri(t == Tri::No);
 }
 
+Tri ClientGoFacts::listsFromZeroOnly() const {
+    if (!m_known)
+        return Tri::Unknown;
+    if (m_current || m_minor >= 18)
+        return Tri::No;
+    if (m_minor <= 16)
+        return Tri::Yes;
+    return m_patch < 0 ? Tri::Unknown : tri(m_patch > 0);
+}
+
 Tri ClientGoFacts::rewatchesOn429() const {
     return atLeast(22);
 }

@@ -32,8 +32,12 @@ public:
     Tri watchListByDefault() const { return m_watchList; }
     // A watch-list refused falls back to a LIST: 0.27-0.28 on a 422 only, 0.29+ on any error.
     Tri fallsBackOnAnyError() const;
-    // Before 0.18 the reflector lists with RV="0" only and relists on a fixed 1 s period.
+    // Before 0.18 the reflector relists on a fixed 1 s period.
     Tri before018() const;
+    // Lists with RV="0" only, never with the last RV or RV="": 0.16 and 0.17.1+. 0.17.0 alone had
+    // 0.18's relist RV rules (PR #83520, reverted in 0.17.1), and a watch 410 made its next list
+    // RV="" too. Unknown for "0.17" without the patch.
+    Tri listsFromZeroOnly() const;
     // A 429 on the watch request backs off and re-watches (0.22+, ClientProfile).
     Tri rewatchesOn429() const;
     // Before re-watching after "connection refused": 0.20+ back off (initConnBackoffManager,

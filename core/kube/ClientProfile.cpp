@@ -160,8 +160,10 @@ std::optional<ClientProfile> ClientProfile::fromName(const QString& text, QStrin
                                                    : QStringLiteral("0.19.0 and 0.19.1+")));
     }
     const bool before018 = facts.before018() == Tri::Yes;
-    p.alwaysListFromZero = before018;
-    p.expiredListFallback = !before018;
+    // "0.17" without its patch: as 0.17.1-0.17.17, all but the first 0.17 release.
+    p.alwaysListFromZero = facts.listsFromZeroOnly() != Tri::No;
+    p.expiredListFallback = !p.alwaysListFromZero;
+    p.watchExpiredRelistsFromEmpty = before018 && !p.alwaysListFromZero; // 0.17.0
     p.fixedRelistPeriod = before018;
     p.fixedRewatchSleep = facts.backsOffBeforeRewatch() == Tri::No;
     p.rewatchOnTooManyRequests = facts.rewatchesOn429() == Tri::Yes;

@@ -25,8 +25,12 @@ struct ClientProfile {
     };
 
     QString name = QStringLiteral("current");
-    bool alwaysListFromZero = false; // before 0.18 the reflector always listed with RV="0"
-    bool expiredListFallback = true; // a 410 on list relists with RV="" (0.18+)
+    // 0.16 and 0.17.1+ always list with RV="0"; 0.17.0 and 0.18+ with the relist RV below.
+    bool alwaysListFromZero = false;
+    bool expiredListFallback = true; // a 410 on list relists with RV="" (0.17.0, 0.18+)
+    // A 410 on the watch also makes the next list RV="" (0.17.0 only; 0.18+ relist from the
+    // last RV first).
+    bool watchExpiredRelistsFromEmpty = false;
     TooLargeRecognition tooLarge = TooLargeRecognition::Full;
     bool watchList = false; // uses a watch-list (sendInitialEvents) instead of LIST (0.35+)
     // What ends a watch-list attempt in a LIST + WATCH (reflector.ListAndWatch, 0.27+). Errors
@@ -53,7 +57,7 @@ struct ClientProfile {
     Backoff rewatchBackoff() const;
 
     // The RV of the next LIST (reflector.relistResourceVersion): "" after Expired/TooLarge,
-    // "0" when never synced, else the last synced RV; before 0.18 always "0".
+    // "0" when never synced, else the last synced RV; 0.16 and 0.17.1+ always "0".
     struct ListRv {
         bool empty = false; // resourceVersion=""
         std::int64_t rv = 0;

@@ -458,6 +458,22 @@ private slots:
         e = AnomalyExplainer::explain(tooOld(QStringLiteral("Expired")),
                                       versions("1.20", "0.22", {}));
         expectIn(e.why, {QStringLiteral("first with its last RV")});
+        // 0.17.0 alone had 0.18's relist RV rules (reverted in 0.17.1); "0.17" says both.
+        e = AnomalyExplainer::explain(tooOld(QStringLiteral("Expired")),
+                                      versions("1.17", "0.17.0", {}));
+        expectIn(all(e),
+                 {QStringLiteral("client-go 0.17.0 relists on a fixed 1 s period with "
+                                 "resourceVersion=\"\" after a 410"),
+                  QStringLiteral("last RV, then RV=\"\"")},
+                 {QStringLiteral("always relists with RV=\"0\"")});
+        e = AnomalyExplainer::explain(tooOld(QStringLiteral("Expired")),
+                                      versions("1.17", "0.17.3", {}));
+        expectIn(e.why, {QStringLiteral("client-go 0.17.3 (before 0.18) always relists with "
+                                        "RV=\"0\"")});
+        e = AnomalyExplainer::explain(tooOld(QStringLiteral("Expired")),
+                                      versions("1.17", "0.17", {}));
+        expectIn(all(e), {QStringLiteral("0.17.0 alone with its last RV"),
+                          QStringLiteral("RV=\"0\" but in 0.17.0")});
         // etcd's compacted cancel.
         const Anomaly cancel =
             anomaly(AnomalyKind::TooOldRv, AnomalySource::Etcd, QStringLiteral("etcd"),
@@ -687,6 +703,12 @@ private slots:
         QCOMPARE(ClientGoFacts(QStringLiteral("v0.27.1")).tooLarge(),
                  ClientGoFacts::TooLarge::Full);
         QCOMPARE(ClientGoFacts(QStringLiteral("0.35")).watchListByDefault(), Tri::Yes);
+        QCOMPARE(ClientGoFacts(QStringLiteral("0.17.0")).listsFromZeroOnly(), Tri::No);
+        QCOMPARE(ClientGoFacts(QStringLiteral("0.17.1")).listsFromZeroOnly(), Tri::Yes);
+        QCOMPARE(ClientGoFacts(QStringLiteral("0.17")).listsFromZeroOnly(), Tri::Unknown);
+        QCOMPARE(ClientGoFacts(QStringLiteral("0.16")).listsFromZeroOnly(), Tri::Yes);
+        QCOMPARE(ClientGoFacts(QStringLiteral("0.19.0")).backsOffBeforeRewatch(), Tri::No);
+        QCOMPARE(ClientGoFacts(QStringLiteral("0.20")).backsOffBeforeRewatch(), Tri::Yes);
         QCOMPARE(ClientGoFacts(QStringLiteral("current")).watchListByDefault(), Tri::No);
     }
 

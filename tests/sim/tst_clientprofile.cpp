@@ -21,6 +21,11 @@ private slots:
         QTest::newRow("0.16 never synced") << "0.16" << qint64(0) << false << "0";
         QTest::newRow("0.16 synced") << "0.16" << qint64(500) << false << "0";
         QTest::newRow("0.16 after 410") << "0.16" << qint64(500) << true << "0";
+        // 0.17.0 alone had 0.18's rules (reverted in 0.17.1); "0.17" means 0.17.1+.
+        QTest::newRow("0.17 synced") << "0.17" << qint64(500) << false << "0";
+        QTest::newRow("0.17.4 synced") << "0.17.4" << qint64(500) << false << "0";
+        QTest::newRow("0.17.0 synced") << "0.17.0" << qint64(500) << false << "500";
+        QTest::newRow("0.17.0 after 410") << "0.17.0" << qint64(500) << true << "";
         QTest::newRow("0.18.0 never synced") << "0.18.0" << qint64(0) << false << "0";
         QTest::newRow("0.18.0 synced") << "0.18.0" << qint64(500) << false << "500";
         QTest::newRow("0.18.0 after 410") << "0.18.0" << qint64(500) << true << "";
@@ -102,6 +107,35 @@ private slots:
         QCOMPARE(c->isTooLargeResourceVersion(ApiStatus::tooLarge(*s, 100, 50)), recognised);
         // At once with RV="" when recognised; otherwise back off and list the same RV again.
         QCOMPARE(c->relistsAtOnceWithEmptyRv(ApiStatus::tooLarge(*s, 100, 50), false), recognised);
+    }
+
+    // A 410 on the watch makes the next list RV="" only in 0.17.0; 0.18+ relist from the last
+    // RV first, and 0.16/0.17.1+ list from "0" anyway. A 410 on a list retries at once with
+    // RV="" from 0.17.0 on.
+    void expiredHandling_data() {
+        QTest::addColumn<QString>("client");
+        QTest::addColumn<bool>("watch410");
+        QTest::addColumn<bool>("list410");
+        QTest::newRow("0.16") << "0.16" << false << false;
+        QTest::newRow("0.17") << "0.17" << false << false;
+        QTest::newRow("0.17.0") << "0.17.0" << true << true;
+        QTest::newRow("0.17.1") << "0.17.1" << false << false;
+        QTest::newRow("0.18.0") << "0.18.0" << false << true;
+        QTest::newRow("current") << "current" << false << true;
+    }
+    void expiredHandling() {
+        QFETCH(QString, client);
+        QFETCH(bool, watch410);
+        QFETCH(bool, list410);
+        const auto p = ClientProfile::fromName(client, nullptr);
+        QVERIFY(p);
+        QCOMPARE(p->watchExpiredRelistsFromEmpty, watch410);
+        const ApiStatus expired =
+            ApiStatus::tooOld(*ServerProfile::fromVersion("1.17", nullptr), 100, 200);
+        QCOMPARE(p->relistsAtOnceWithEmptyRv(expired, false), list410);
+        QVERIFY(!p->relistsAtOnceWithEmptyRv(expired, true)); // once only
+        QCOMPARE(p->fixedRelistPeriod, client.startsWith(QLatin1String("0.16")) ||
+                                           client.startsWith(QLatin1String("0.17")));
     }
 
     // The message and cause checks of 0.18.9+ and 0.27+ also need reason Timeout

@@ -324,6 +324,9 @@ void ClusterReflector::watchEvent(std::string_view json, TimeUs now) {
     case WatchEventType::Error:
         flushEvents(now);
         m_watchHadError = true;
+        if (m_config.profile.watchExpiredRelistsFromEmpty &&
+            m_config.profile.isExpired(m_event.status))
+            m_rvUnavailable = true; // 0.17.0
         m_hub.watchError(m_hubId, now, m_event.status.toObserved(m_lastSyncRv));
         break;
     }

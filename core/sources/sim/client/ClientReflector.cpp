@@ -292,6 +292,8 @@ std::size_t ClientReflector::readSome(std::size_t max) {
                 watchListFailed(status); // still in reflector.watchList
                 break;
             }
+            if (m_config.profile.watchExpiredRelistsFromEmpty && m_config.profile.isExpired(status))
+                m_rvUnavailable = true;
             // A watch error ends ListAndWatch: back off, then relist from the last synced RV
             // (a watch 410 does not set the unavailable flag).
             backoffThen(Next::List);
