@@ -315,6 +315,55 @@ private slots:
         else
             QVERIFY(failures.size() <= 5); // 0, >=0.8, >=2.4, >=5.6, >=12 s
     }
+    // reference §2/§9: WatchListClient is on by default from v0.35, and every LIST of
+    // ListAndWatch becomes a watch-list, the relist too: sendInitialEvents from the last synced
+    // RV (NotOlderThan). A watch 410 after an apiserver restart therefore resyncs from the
+    // cache's current state instead of watching the expired RV again.
+    void watchListRelistsAfterExpiredWatch_data() {
+        QTest::addColumn<QString>("client");
+        QTest::addColumn<bool>("watchList");
+        QTest::newRow("0.34 lists") << "0.34" << false;
+        QTest::newRow("0.35 watch-lists") << "0.35" << true;
+        QTest::newRow("current-watchlist watch-lists") << "current-watchlist" << true;
+    }
+    void watchListRelistsAfterExpiredWatch() {
+        QFETCH(QString, client);
+        QFETCH(bool, watchList);
+        test::SimHarness h(QStringLiteral("1.34"));
+        ClientConfig config;
+        config.id = QStringLiteral("informer");
+        config.resource = h.resource;
+        config.profile = *ClientProfile::fromName(client, nullptr);
+        QCOMPARE(config.profile.watchList, watchList);
+        ClientReflector r(h.ctx, {h.server.get()}, config);
+        const auto step = [&] {
+            h.tick();
+            r.tick();
+        };
+        while (h.ctx.now < seconds(3))
+            step();
+        QCOMPARE(r.stateName(), QStringLiteral("watching"));
+        QCOMPARE(r.store().size(), std::size_t(10));
+        const ResourceVersion before = r.resourceVersion();
+        // The apiserver restarts while objects change: its new cache starts above the client's
+        // RV, so the client's re-watch gets 410 Expired.
+        h.server->restart(seconds(2));
+        for (int i = 0; i < 20; ++i) {
+            h.write(i);
+            step();
+        }
+        while (h.ctx.now < seconds(40))
+            step();
+        QVERIFY(h.anomalies.size() >= 1);
+        bool expired = false;
+        for (const Anomaly& a : h.anomalies)
+            expired = expired || kindName(a.kind) == QLatin1String("too-old-rv");
+        QVERIFY2(expired, "the re-watch after the restart did not get a 410");
+        QCOMPARE(r.stateName(), QStringLiteral("watching"));
+        QVERIFY(r.resourceVersion() > before);
+        QCOMPARE(r.resourceVersion(), h.etcd.currentRevision());
+        QCOMPARE(r.store().size(), std::size_t(10));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestClientProfile)
