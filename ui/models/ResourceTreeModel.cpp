@@ -37,6 +37,11 @@ QString healthBadge(const ResourceTreeModel::Health& h) {
                        : QStringLiteral("%1 +%2").arg(h.kinds.front()).arg(h.open - 1);
 }
 
+// A row or a group shows the same three figures: when none moved, no cell can have changed.
+template <typename Shown> bool sameFigures(const Shown& a, const Shown& b) {
+    return a.objects == b.objects && a.rate == b.rate && a.health == b.health;
+}
+
 QColor healthColor(const ResourceTreeModel::Health& h) {
     return h.worst ? AnomalyListModel::severityColor(*h.worst) : QColor(0x2c, 0x8c, 0x3c);
 }
@@ -194,7 +199,7 @@ void ResourceTreeModel::applyUpdate(const EngineUpdate& update) {
             r.health = healthAt(r.resource, update.now);
             healths.append(r.health);
             // Most updates change no shown figure: compare them before formatting any cell.
-            if (before.objects == r.objects && before.rate == r.rate && before.health == r.health)
+            if (sameFigures(before, r))
                 continue;
             int first = -1;
             int last = -1;
@@ -221,8 +226,7 @@ void ResourceTreeModel::applyUpdate(const EngineUpdate& update) {
                 group.rate = std::max(group.rate, 0.0) + r.rate;
         }
         group.health = combine(healths);
-        if (before.objects == group.objects && before.rate == group.rate &&
-            before.health == group.health)
+        if (sameFigures(before, group))
             continue;
         int first = -1;
         int last = -1;
