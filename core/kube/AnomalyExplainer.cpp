@@ -387,6 +387,43 @@ void timeTravelWhy(const Facts& f, Writer& t) {
                             "stops receiving clients while its cache is frozen.");
 }
 
+void cacheInconsistent(const Anomaly& a, const Facts& f, Writer& t) {
+    const QString rv = QString::number(a.rv);
+    const QString cacheItem = captured(a.message, "first difference: cache (\\S+), etcd");
+    const QString etcdItem = captured(a.message, ", etcd ([^ ;(]+)\\s");
+    t.what << QStringLiteral("The apiserver's own consistency check found %1 different from etcd "
+                             "at RV %2.")
+                  .arg(isCacher(a) ? watcherLabel(a) : QStringLiteral("a watch cache"), rv);
+    if (!cacheItem.isEmpty() || !etcdItem.isEmpty())
+        t.what << QStringLiteral("The first difference in key order: the cache has %1, etcd has "
+                                 "%2 (\"<nil>\": missing on that side).")
+                      .arg(cacheItem, etcdItem);
+    t.why << QStringLiteral(
+        "DetectCacheInconsistency (beta, on from 1.34) makes every watch cache list itself and "
+        "etcd at the same RV every 5 to 7.5 minutes, hash namespace/name/resourceVersion of "
+        "every object and compare (staging/src/k8s.io/apiserver/pkg/storage/cacher/consistency/"
+        "checker.go). A mismatch is logged as \"Cache consistency check failed\" and counted in "
+        "apiserver_storage_consistency_checks_total{status=\"failure\"}; the cache's snapshots "
+        "are purged so exact-RV and continue lists go to etcd. The cache is not relisted: what "
+        "it lost stays in it, and in every informer that lists or watches through it, until the "
+        "apiserver restarts.");
+    t.version(QStringLiteral("kube-apiserver 1.34+: DetectCacheInconsistency reports, does not "
+                             "repair"));
+    if (f.server.retriesInternalErrors() != Tri::No) {
+        t.why << QStringLiteral("The usual cause is a lost DELETE: the cacher's etcd stream falls "
+                                "behind, a compaction passes a DELETE still queued, etcd sends it "
+                                "with prev_kv nil and the cacher retries from its last RV without "
+                                "relisting (PR #111387). Look for prevkv-nil on this resource.");
+        t.ref("kubernetes PR #111387");
+        streamSharing(f, t);
+        lostDeleteFixes(f, t);
+    }
+    t.fix << QStringLiteral("Restart the apiserver that reported it (its caches are rebuilt from "
+                            "etcd) and relist the affected clients; on a test cluster "
+                            "KUBE_WATCHCACHE_CONSISTENCY_CHECKER=true makes the apiserver panic "
+                            "on the first mismatch instead.");
+}
+
 void staleObject(const Anomaly& a, const Facts& f, Writer& t) {
     const QString who = isCacher(a) ? watcherLabel(a)
                         : a.watcher.isEmpty()
@@ -1418,6 +1455,9 @@ AnomalyExplanation AnomalyExplainer::explain(const Anomaly& a, const VersionCont
         break;
     case AnomalyKind::StreamError:
         streamError(a, f, t);
+        break;
+    case AnomalyKind::CacheInconsistent:
+        cacheInconsistent(a, f, t);
         break;
     }
     return t.finish();

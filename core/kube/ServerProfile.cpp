@@ -31,7 +31,20 @@ std::optional<ServerProfile> ServerProfile::fromVersion(const QString& version, 
                               (p.minor == 28 && p.patch >= 8);
     p.watchList = p.minor == 32 || p.minor >= 34;
     p.consistentListFromCache = p.minor >= 31;
+    p.resilientWatchCacheInitialization = p.minor >= 31;
+    p.watchCacheInitializationPostStartHook = p.minor >= 36;
+    p.btreeWatchCache = p.minor >= 32;
+    p.listFromCacheSnapshot = p.minor >= 34;
+    p.detectCacheInconsistency = p.minor >= 34;
     return p;
+}
+
+std::size_t ServerProfile::ringUpperBound() const {
+    std::size_t bound = 102400;
+    const TimeUs window = eventHistoryWindow();
+    for (TimeUs covered = eventFreshDuration; covered < window; covered *= 2)
+        bound *= 2;
+    return bound;
 }
 
 QStringList ServerProfile::knownVersions() {

@@ -4,6 +4,8 @@
 
 #include <QString>
 #include <QStringList>
+#include <algorithm>
+#include <cstddef>
 #include <optional>
 
 namespace ws {
@@ -18,13 +20,24 @@ struct ServerProfile {
     bool separateCacheWatchRpc = true;    // gate SeparateCacheWatchRPC (on from 1.30)
     bool watchList = false;               // gate WatchList (alpha 1.27, on 1.32, off 1.33, on 1.34)
     bool consistentListFromCache = false; // gate ConsistentListFromCache (on from 1.31)
+    // Gate WatchFromStorageWithoutResourceVersion (1.27.13/1.28.9/1.29.4 to 1.35, off): turned
+    // on, watches with RV="" go to etcd again (watchWithoutRvFromEtcd()).
+    bool watchFromStorageWithoutResourceVersion = false;
+    // While a cache (re)initializes: 429 with a Retry-After growing with downtime (beta on 1.31,
+    // GA 1.34); before, requests block (<= 1.26) or block then 503 (1.27-1.30). Reference §9.
+    bool resilientWatchCacheInitialization = false;
+    bool watchCacheInitializationPostStartHook = false; // readyz waits for caches (on 1.36)
+    bool btreeWatchCache = false;          // B-tree store, snapshots per RV (beta 1.32, GA 1.33)
+    bool listFromCacheSnapshot = false;    // Exact/continue lists from snapshots (beta on 1.34)
+    bool detectCacheInconsistency = false; // digest check against etcd (beta on 1.34)
     // A watch with sendInitialEvents=true gets its initial events and the initial-events-end
     // bookmark: the WatchList gate exists from 1.27 (alpha, off, until 1.31; on 1.32; off 1.33;
     // on 1.34+). With it off the request is rejected with 422 (ListOptionsValidation.h).
     bool servesWatchList() const { return minor >= 27 && watchList; }
 
-    TimeUs eventFreshDuration = seconds(75);
-    TimeUs blockTimeout = seconds(3);              // wait for a too-large RV before 504
+    TimeUs eventFreshDuration = seconds(75); // DefaultEventFreshDuration: bookmark period + 15 s
+    TimeUs requestTimeout = seconds(60);     // kube-apiserver --request-timeout
+    TimeUs blockTimeout = seconds(3);        // wait for a too-large RV before 504
     TimeUs internalErrorRetryWindow = seconds(30); // cacher MaxInternalErrorRetryDuration
     TimeUs bookmarkInterval = seconds(60);
 
@@ -40,7 +53,8 @@ struct ServerProfile {
     // 1.27.13 / 1.28.9 / 1.29.4 (#123935, #124007); 1.30 has the gate off too.
     bool watchWithoutRvFromEtcd() const {
         return (minor == 27 && patch < 13) || (minor == 28 && patch < 9) ||
-               (minor == 29 && patch < 4);
+               (minor == 29 && patch < 4) ||
+               (watchFromStorageWithoutResourceVersion && minor >= 27 && minor <= 35);
     }
     // The cacher's etcd watch asks for progress notifications (EfficientWatchResumption, on
     // from 1.21): before, a quiet resource's cache RV only moves with its own events.
@@ -53,6 +67,15 @@ struct ServerProfile {
     // cache size); before, its capacity is fixed: --default-watch-cache-size, 100.
     bool dynamicWatchCacheSize() const { return minor >= 19; }
     int fixedWatchCacheSize = 100;
+    // How much history the ring keeps: 75 s; from 1.33 max(75 s, --request-timeout + 15 s) so
+    // that a watch started just before a list's timeout can still resume (PR #129205, #130344).
+    TimeUs eventHistoryWindow() const {
+        return minor >= 33 ? std::max(eventFreshDuration, requestTimeout + seconds(15))
+                           : eventFreshDuration;
+    }
+    // The dynamic ring's upper bound: 102400 events, from 1.33 scaled by
+    // 2^ceil(log2(window / 75 s)) so a longer window keeps as many events per second.
+    std::size_t ringUpperBound() const;
 
     static std::optional<ServerProfile> fromVersion(const QString& version, QString* error);
     // Versions to offer in a chooser, oldest first: every minor modelled (1.16 to 1.36) and the

@@ -25,9 +25,11 @@ enum class AnomalyKind {
     StaleObject,
     InitialEventsStalled,
     StreamError,
+    // Added after SPEC §2's first table (kinds are appended, never renamed); README lists them.
+    CacheInconsistent,
 };
 
-constexpr int kAnomalyKindCount = static_cast<int>(AnomalyKind::StreamError) + 1;
+constexpr int kAnomalyKindCount = static_cast<int>(AnomalyKind::CacheInconsistent) + 1;
 
 enum class Severity { Info, Warning, Error };
 enum class AnomalySource { Etcd, Apiserver, Simulator };

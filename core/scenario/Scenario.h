@@ -3,6 +3,7 @@
 #include "RecordedEtcdStream.h"
 #include "model/ResourceVersion.h"
 
+#include <QMap>
 #include <QString>
 #include <QStringList>
 #include <cstdint>
@@ -39,9 +40,10 @@ struct ServerSpec {
     // The apiservers sit behind a load balancer: a request to one that is down is accepted and
     // dropped (EOF / connection reset) instead of refused, and the retry lands on another.
     bool loadBalancer = false;
-    std::optional<bool> separateCacheWatchRpc;
-    std::optional<bool> watchList;
-    std::optional<bool> consistentListFromCache;
+    TimeUs requestTimeout = seconds(60); // --request-timeout (sizes the 1.33+ event history)
+    // Gates set explicitly (kube/FeatureGates.h names them); the others take the version's
+    // default.
+    QMap<QString, bool> featureGates;
 };
 
 struct ClientSpec {
@@ -60,6 +62,9 @@ struct ClientSpec {
     // via: proxy-without-initial-events-end: its watches go through a proxy / aggregated API
     // server that accepts sendInitialEvents but never sends the initial-events-end bookmark.
     bool viaInitialEventsProxy = false;
+    // Through a proxy that passes the watch-list request on but drops every BOOKMARK event of
+    // the stream, the initial-events-end one included (Teleport's kube agent, #64188).
+    bool viaBookmarkDroppingProxy = false;
 };
 
 struct FaultSpec {

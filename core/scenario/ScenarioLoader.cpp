@@ -1,5 +1,6 @@
 #include "ScenarioLoader.h"
 
+#include "kube/FeatureGates.h"
 #include "util/Duration.h"
 
 #include <QDir>
@@ -148,16 +149,17 @@ Scenario parseScenario(const YAML::Node& root) {
             s.server.count = integer(n, QStringLiteral("server.count"), 1, 16);
         if (YAML::Node n = m.get("loadBalancer"))
             s.server.loadBalancer = boolean(n, QStringLiteral("server.loadBalancer"));
+        if (YAML::Node n = m.get("requestTimeout")) {
+            s.server.requestTimeout = duration(n, QStringLiteral("server.requestTimeout"));
+            if (s.server.requestTimeout < seconds(1) || s.server.requestTimeout > seconds(3600))
+                fail(n, QStringLiteral("server.requestTimeout must be between 1s and 1h"));
+        }
         if (YAML::Node gates = m.get("featureGates")) {
             MapReader g(gates, QStringLiteral("server.featureGates"));
-            if (YAML::Node n = g.get("SeparateCacheWatchRPC"))
-                s.server.separateCacheWatchRpc =
-                    boolean(n, QStringLiteral("SeparateCacheWatchRPC"));
-            if (YAML::Node n = g.get("WatchList"))
-                s.server.watchList = boolean(n, QStringLiteral("WatchList"));
-            if (YAML::Node n = g.get("ConsistentListFromCache"))
-                s.server.consistentListFromCache =
-                    boolean(n, QStringLiteral("ConsistentListFromCache"));
+            for (const FeatureGate& gate : FeatureGates::all())
+                if (YAML::Node n = g.get(gate.name))
+                    s.server.featureGates.insert(QLatin1String(gate.name),
+                                                 boolean(n, QLatin1String(gate.name)));
             g.finish();
         }
         m.finish();
@@ -215,9 +217,12 @@ Scenario parseScenario(const YAML::Node& root) {
                 const QString via = text(n, m.where() + QStringLiteral(".via"));
                 if (via == QLatin1String("proxy-without-initial-events-end"))
                     c.viaInitialEventsProxy = true;
+                else if (via == QLatin1String("proxy-dropping-bookmarks"))
+                    c.viaBookmarkDroppingProxy = true;
                 else if (via != QLatin1String("direct"))
                     fail(n, QStringLiteral("%1.via: unknown '%2' (known: direct, "
-                                           "proxy-without-initial-events-end)")
+                                           "proxy-without-initial-events-end, "
+                                           "proxy-dropping-bookmarks)")
                                 .arg(m.where(), via));
             }
             m.finish();

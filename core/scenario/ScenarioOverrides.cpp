@@ -1,30 +1,19 @@
 #include "ScenarioOverrides.h"
 
+#include "kube/FeatureGates.h"
+
 namespace ws {
 
 namespace {
 
 bool applyFeatureGate(ServerSpec& server, const QString& gate, QString* error) {
-    const qsizetype eq = gate.indexOf(u'=');
-    const QString name = eq < 0 ? gate : gate.left(eq);
-    const QString value = eq < 0 ? QStringLiteral("true") : gate.mid(eq + 1).toLower();
-    if (value != QLatin1String("true") && value != QLatin1String("false")) {
-        *error = QStringLiteral("--feature-gates: '%1': the value must be true or false").arg(gate);
+    QString name, why;
+    bool on = false;
+    if (!FeatureGates::parse(gate, &name, &on, &why)) {
+        *error = QStringLiteral("--feature-gates: ") + why;
         return false;
     }
-    const bool on = value == QLatin1String("true");
-    if (name == QLatin1String("WatchList"))
-        server.watchList = on;
-    else if (name == QLatin1String("SeparateCacheWatchRPC"))
-        server.separateCacheWatchRpc = on;
-    else if (name == QLatin1String("ConsistentListFromCache"))
-        server.consistentListFromCache = on;
-    else {
-        *error = QStringLiteral("--feature-gates: unknown gate '%1' (modelled: WatchList, "
-                                "SeparateCacheWatchRPC, ConsistentListFromCache)")
-                     .arg(name);
-        return false;
-    }
+    server.featureGates.insert(name, on);
     return true;
 }
 

@@ -47,6 +47,26 @@ std::string ServeMetrics::render() const {
     perCache("apiserver_terminated_watchers_total",
              "Counter of watchers closed due to unresponsiveness broken by resource type.",
              T::Counter, [](const Cacher& c) { return double(c.terminatedWatchers()); });
+    // DetectCacheInconsistency (1.34+): {group,resource,status}, only where a checker runs.
+    if (m_cluster.profile().detectCacheInconsistency) {
+        const char* name = "apiserver_storage_consistency_checks_total";
+        m.family(name, "Counter for status of consistency checks between etcd and watch cache",
+                 T::Counter);
+        for (std::size_t i = 0; i < resources.size(); ++i) {
+            const Cacher* c = server.cacher(static_cast<int>(i));
+            if (!c || !c->consistencyChecker())
+                continue;
+            for (const auto status :
+                 {cacheconsistency::Status::Success, cacheconsistency::Status::Failure,
+                  cacheconsistency::Status::Error}) {
+                MetricsText::Labels l{
+                    {"group", resources[i].group.toStdString()},
+                    {"resource", resources[i].plural.toStdString()},
+                    {"status", cacheconsistency::statusName(status).toStdString()}};
+                m.sample(name, l, double(c->consistencyChecker()->checks(status)));
+            }
+        }
+    }
     // apiserver_storage_objects is labelled {resource} = plural[.group] in every version.
     m.family("apiserver_storage_objects",
              "Number of stored objects at the time of last check split by kind.", T::Gauge);

@@ -119,14 +119,10 @@ std::optional<ScenarioOverrides> WhatIfRun::recordedVersions(const QString& capt
         if (!clients.contains(c.clientGo))
             clients << c.clientGo;
     recorded.clientGo = clients.join(QLatin1Char('/'));
-    const auto gate = [&](const char* name, const std::optional<bool>& on) {
-        if (on)
-            recorded.featureGates << QStringLiteral("%1=%2").arg(
-                QLatin1String(name), *on ? QLatin1String("true") : QLatin1String("false"));
-    };
-    gate("WatchList", scenario->server.watchList);
-    gate("SeparateCacheWatchRPC", scenario->server.separateCacheWatchRpc);
-    gate("ConsistentListFromCache", scenario->server.consistentListFromCache);
+    const QMap<QString, bool>& gates = scenario->server.featureGates;
+    for (auto it = gates.constBegin(); it != gates.constEnd(); ++it)
+        recorded.featureGates << QStringLiteral("%1=%2").arg(
+            it.key(), it.value() ? QLatin1String("true") : QLatin1String("false"));
     return recorded;
 }
 

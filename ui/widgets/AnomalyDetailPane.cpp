@@ -72,6 +72,9 @@ QString AnomalyDetailPane::kindMeaning(AnomalyKind kind) {
         return tr("A watch-list never delivered its k8s.io/initial-events-end bookmark.");
     case AnomalyKind::StreamError:
         return tr("A malformed frame, unknown event type, undecodable object or broken stream.");
+    case AnomalyKind::CacheInconsistent:
+        return tr("The apiserver's own consistency check (DetectCacheInconsistency, 1.34+) found "
+                  "its watch cache different from etcd at the same RV.");
     }
     return {};
 }

@@ -9,11 +9,14 @@
 #include "session/WhatIfRun.h"
 #include "sources/capture/CaptureReplay.h"
 
+#include "kube/FeatureGates.h"
+
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -29,9 +32,6 @@
 namespace ws {
 
 namespace {
-
-// The gates ScenarioOverrides can set (the server profiles model these).
-const char* const kGates[] = {"WatchList", "SeparateCacheWatchRPC", "ConsistentListFromCache"};
 
 // Session time as a clock: "0:42", "12:05", "1:02:03".
 QString clock(qint64 us) {
@@ -152,29 +152,36 @@ WhatIfDialog::WhatIfDialog(const SourceSpec& capture, QWidget* parent)
     }
     connect(m_etcd, &QComboBox::editTextChanged, this, &WhatIfDialog::updateButtons);
 
-    auto* gateRow = new QHBoxLayout;
+    // Every gate the server profiles model (kube/FeatureGates.h), three to a row.
+    auto* gateRow = new QGridLayout;
     gateRow->setContentsMargins(0, 0, 0, 0);
-    for (const char* gate : kGates) {
-        const QString name = QLatin1String(gate);
+    gateRow->setHorizontalSpacing(6);
+    constexpr int kGatesPerRow = 3;
+    for (const FeatureGate& gate : FeatureGates::all()) {
+        const QString name = QLatin1String(gate.name);
         auto* box = new QComboBox;
         box->setObjectName(QStringLiteral("whatIfGate") + name);
         box->addItem(tr("keep"), QString());
         box->addItem(tr("on"), QStringLiteral("true"));
         box->addItem(tr("off"), QStringLiteral("false"));
         box->setProperty("gate", name);
-        box->setToolTip(tr("Feature gate %1 of the apiservers. keep: as the capture's scenario "
-                           "sets it, otherwise the default of the server version")
-                            .arg(name));
+        box->setToolTip(tr("Feature gate %1 of the apiservers (1.%2-1.%3): %4. keep: as the "
+                           "capture's scenario sets it, otherwise the default of the server "
+                           "version")
+                            .arg(name)
+                            .arg(gate.firstMinor)
+                            .arg(gate.lastMinor)
+                            .arg(QLatin1String(gate.what)));
         auto* label = new QLabel(name + QLatin1Char(':'));
         label->setBuddy(box);
-        if (!m_gates.isEmpty())
-            gateRow->addSpacing(12);
-        gateRow->addWidget(label);
-        gateRow->addWidget(box);
+        const int row = static_cast<int>(m_gates.size()) / kGatesPerRow;
+        const int column = 2 * (static_cast<int>(m_gates.size()) % kGatesPerRow);
+        gateRow->addWidget(label, row, column, Qt::AlignRight);
+        gateRow->addWidget(box, row, column + 1);
         m_gates << box;
         connect(box, &QComboBox::currentIndexChanged, this, &WhatIfDialog::updateButtons);
     }
-    gateRow->addStretch(1);
+    gateRow->setColumnStretch(2 * kGatesPerRow, 1);
 
     // A what-if replay: its versions again.
     const ScenarioOverrides& current = m_capture.whatIf;

@@ -116,13 +116,7 @@ VersionContext SimSource::versions() const {
         v.clientGo = clientGo.front();
         v.clientGoByClient.clear();
     }
-    const auto gate = [&](const char* name, const std::optional<bool>& value) {
-        if (value)
-            v.featureGates.insert(QLatin1String(name), *value);
-    };
-    gate("SeparateCacheWatchRPC", s.server.separateCacheWatchRpc);
-    gate("WatchList", s.server.watchList);
-    gate("ConsistentListFromCache", s.server.consistentListFromCache);
+    v.featureGates = s.server.featureGates;
     return v;
 }
 

@@ -3,6 +3,7 @@
 #include "ObjectWriter.h"
 #include "ScriptedWriter.h"
 #include "engine/SeriesNames.h"
+#include "kube/FeatureGates.h"
 #include "sources/sim/apiserver/ApiServer.h"
 #include "sources/sim/client/ClientReflector.h"
 #include "sources/sim/client/InformerStoreTable.h"
@@ -36,12 +37,8 @@ bool Simulation::build(QString* error) {
     auto profile = ServerProfile::fromVersion(m_scenario.server.version, error);
     if (!profile)
         return false;
-    if (m_scenario.server.separateCacheWatchRpc)
-        profile->separateCacheWatchRpc = *m_scenario.server.separateCacheWatchRpc;
-    if (m_scenario.server.watchList)
-        profile->watchList = *m_scenario.server.watchList;
-    if (m_scenario.server.consistentListFromCache)
-        profile->consistentListFromCache = *m_scenario.server.consistentListFromCache;
+    FeatureGates::apply(*profile, m_scenario.server.featureGates);
+    profile->requestTimeout = m_scenario.server.requestTimeout;
 
     EtcdWatchHubConfig etcdConfig;
     etcdConfig.progressInterval = m_scenario.etcd.progressNotifyInterval;
@@ -110,6 +107,7 @@ bool Simulation::build(QString* error) {
             config.startAt = spec.startAt;
             config.watchOnly = spec.watchOnly;
             config.viaInitialEventsProxy = spec.viaInitialEventsProxy;
+            config.viaBookmarkDroppingProxy = spec.viaBookmarkDroppingProxy;
             config.storeTable = m_storeTables[static_cast<size_t>(config.resource)].get();
             m_clients.push_back(std::make_unique<ClientReflector>(m_ctx, servers, config));
             m_clientSpecIndex.push_back(static_cast<int>(ci));

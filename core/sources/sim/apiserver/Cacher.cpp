@@ -12,7 +12,8 @@ namespace ws {
 Cacher::Cacher(SimContext& ctx, ApiServer& server, int resource)
     : m_ctx(ctx), m_server(server), m_resource(resource),
       m_cache(server.profile().dynamicWatchCacheSize()
-                  ? WatchCacheLimits{100, 102400, 100, server.profile().eventFreshDuration}
+                  ? WatchCacheLimits{100, server.profile().ringUpperBound(), 100,
+                                     server.profile().eventHistoryWindow()}
                   : WatchCacheLimits{static_cast<std::size_t>(server.profile().fixedWatchCacheSize),
                                      static_cast<std::size_t>(server.profile().fixedWatchCacheSize),
                                      static_cast<std::size_t>(server.profile().fixedWatchCacheSize),
@@ -23,6 +24,9 @@ Cacher::Cacher(SimContext& ctx, ApiServer& server, int resource)
     info.layer = WatchLayer::Etcd;
     info.history = &ctx.etcd;
     m_hubId = ctx.hub.registerWatcher(info);
+    if (server.profile().detectCacheInconsistency)
+        m_checker = std::make_unique<CacheConsistencyChecker>(
+            ctx, *this, qHash(info.id, static_cast<size_t>(0x5eed)));
 }
 
 Cacher::~Cacher() {
@@ -42,12 +46,16 @@ QString Cacher::stateName() const {
 }
 
 void Cacher::start() {
+    if (m_checker)
+        m_checker->start();
     m_state = State::Backoff;
     m_retryAt = m_ctx.now;
     list();
 }
 
 void Cacher::stop() {
+    if (m_checker)
+        m_checker->stop();
     cancelEtcdWatch();
     m_state = State::Stopped;
     m_ctx.hub.watcherStopped(m_hubId, m_ctx.now);
@@ -333,6 +341,8 @@ void Cacher::tick() {
         list();
     serviceWaits();
     serviceWatches();
+    if (m_checker)
+        m_checker->tick();
 }
 
 TimeUs Cacher::lag() const {

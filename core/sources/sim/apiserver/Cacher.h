@@ -1,9 +1,10 @@
 #pragma once
 
+#include "CacheConsistencyChecker.h"
 #include "ServerWatch.h"
-#include "kube/WatchCache.h"
 #include "kube/Backoff.h"
 #include "kube/CacherRules.h"
+#include "kube/WatchCache.h"
 #include "sources/sim/etcd/EtcdWatchHub.h"
 
 #include <functional>
@@ -34,6 +35,8 @@ public:
     QString stateName() const;
     std::int64_t terminatedWatchers() const { return m_terminated; }
     TimeUs lag() const; // age of the oldest etcd change the cache has not seen
+    // DetectCacheInconsistency's checker (1.34+), or null when the gate is off.
+    const CacheConsistencyChecker* consistencyChecker() const { return m_checker.get(); }
 
     // Serves a watch from the cache (RV "0"/"" → initial state, N → from the ring or 410).
     void addWatch(const std::shared_ptr<ServerWatch>& watch, ResourceVersion rv, bool initialState,
@@ -80,6 +83,7 @@ private:
     };
     std::vector<Wait> m_waits;
     std::vector<ObservedEvent> m_observed;
+    std::unique_ptr<CacheConsistencyChecker> m_checker;
 };
 
 } // namespace ws

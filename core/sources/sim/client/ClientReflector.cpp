@@ -283,6 +283,8 @@ std::size_t ClientReflector::readSome(std::size_t max) {
             m_store.prefetch(m_watch->buffer[kFar].key, m_watch->buffer[kNear].key);
         if (!unlimited)
             m_readCredit -= 1.0;
+        if (d.type == WatchEventType::Bookmark && m_config.viaBookmarkDroppingProxy)
+            continue; // never reaches the client
         if (d.type == WatchEventType::Error) {
             flushObserved();
             const ApiStatus status = m_watch->error.value_or(ApiStatus{});

@@ -26,6 +26,8 @@ struct ClientConfig {
     // Its watches go through a proxy / aggregated API server that accepts sendInitialEvents
     // but never sends the initial-events-end bookmark (InitialEventsProxy.h).
     bool viaInitialEventsProxy = false;
+    // ... or through one that drops every BOOKMARK event (Teleport's kube agent, #64188).
+    bool viaBookmarkDroppingProxy = false;
     InformerStoreTable* storeTable = nullptr; // shared by the resource's informers; null: own
 };
 
