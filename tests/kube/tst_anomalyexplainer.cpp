@@ -148,6 +148,14 @@ Anomaly sample(AnomalyKind kind) {
         return anomaly(kind, AnomalySource::Apiserver, QStringLiteral("informer-0"),
                        QStringLiteral("malformed watch stream from apiserver: unexpected end of "
                                       "JSON object"));
+    case AnomalyKind::CacheInconsistent:
+        return anomaly(kind, AnomalySource::Apiserver, QStringLiteral("cacher/pods@apiserver-0"),
+                       QStringLiteral("Cache consistency check failed at RV 5360: etcd digest "
+                                      "1a6464cdcd5ee4f7, cache digest 76619d261763acf0; first "
+                                      "difference: cache ns-0/pod-102@104, etcd "
+                                      "ns-0/pod-105@5235 (apiserver_storage_consistency_checks_"
+                                      "total{status=\"failure\"}); the cache is not relisted"),
+                       5360, QStringLiteral("/registry/pods/ns-0/pod-102"));
     }
     return {};
 }
@@ -599,6 +607,25 @@ private slots:
         e = AnomalyExplainer::explain(again, versions("1.22", "current", "3.4.23"));
         expectIn(all(e), {QStringLiteral("kubernetes issue #59848"),
                           QStringLiteral("resourceVersion=0"), QStringLiteral("RV 1200")});
+    }
+
+    // The apiserver's own check (1.34+): names the first difference, says it does not relist,
+    // and the lost-DELETE path of the session's versions (gate and etcd named).
+    void cacheInconsistent() {
+        const Anomaly a = sample(AnomalyKind::CacheInconsistent);
+        AnomalyExplanation e = AnomalyExplainer::explain(
+            a, versions("1.34", "current", "3.5.12",
+                        {{QStringLiteral("WatchFromStorageWithoutResourceVersion"), true}}));
+        expectIn(all(e), {QStringLiteral("found the watch cache of pods on apiserver-0 different "
+                                         "from etcd at RV 5360"),
+                          QStringLiteral("the cache has ns-0/pod-102@104, etcd has "
+                                         "ns-0/pod-105@5235"),
+                          QStringLiteral("The cache is not relisted"),
+                          QStringLiteral("etcd 3.5.12"), QStringLiteral("#17529")});
+        // Before 1.25 a PrevKv=nil relists the cache: the lost-DELETE story is not told.
+        e = AnomalyExplainer::explain(a, versions("1.24", "current", "3.4.23"));
+        expectIn(all(e), {QStringLiteral("The cache is not relisted")},
+                 {QStringLiteral("#111387")});
     }
 
     void revisionRegressionAndGap() {
