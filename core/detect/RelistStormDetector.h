@@ -17,6 +17,9 @@ public:
 
     void addWatcher(WatcherId w);
     void onListStarted(WatcherId w, TimeUs now, const ListRequest& request);
+    // A watch-list (sendInitialEvents) is how client-go 0.27+ with WatchListClient relists: after
+    // a watcher's first list or watch-list, each one counts as a relist.
+    void onWatchOpened(WatcherId w, TimeUs now, const WatchRequest& request);
 
 private:
     struct Relist {
@@ -36,6 +39,7 @@ private:
     std::vector<Resource> m_resources;
     std::vector<int> m_resourceOf; // per watcher
     std::vector<int> m_inWindow;   // per watcher: its relists in the window
+    std::vector<bool> m_listed;    // per watcher: it has listed (or watch-listed) before
 };
 
 } // namespace ws

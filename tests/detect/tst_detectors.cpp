@@ -564,6 +564,15 @@ void DetectorsTest::detects_data() {
         "");
     row("relist-storm: once per window", api + "*10 list i relist; at 5s; *10 list i relist",
         "relist-storm=1");
+    // client-go's watch-list resync is a relist too; a watcher's first one is its initial sync.
+    row("relist-storm: watch-list resyncs", api + "*10 open i wl bm; *9 open i wl bm",
+        "relist-storm", "10 relists of pods");
+    row("no relist-storm: first watch-lists are initial syncs",
+        four + "open a wl; open b wl; open c wl; open d wl", "");
+    row("relist-storm: watch-list resyncs after first lists",
+        four + "list a; list b; list c; list d; open a wl; open b wl", "relist-storm",
+        "2 of 4 watchers");
+    row("no relist-storm: plain watches are not relists", api + "list i; *20 open i rv=5", "");
     row("relist-storm: again after a quiet window",
         api + "*10 list i relist; at 5s; *10 list i relist; at 30s; *10 list i relist",
         "relist-storm=2");
