@@ -587,6 +587,40 @@ private slots:
         QVERIFY(m.watchEventsByKind().isEmpty());
     }
 
+    // DetectCacheInconsistency's failures, scrape to scrape: what the cluster source reports as
+    // cache-inconsistent (ClusterFrameConsumer).
+    void consistencyFailuresSinceTheLastScrape() {
+        QString warning;
+        const WatchCacheMetrics first = WatchCacheMetrics::fromText(kBody134, &warning);
+        QVERIFY(first.isValid());
+        // First scrape: the deployments failure already counted; configmaps has only errors.
+        auto rises = first.consistencyFailuresSince(nullptr);
+        QCOMPARE(rises.size(), std::size_t(1));
+        QCOMPARE(rises[0].resource, QStringLiteral("deployments.apps"));
+        QCOMPARE(rises[0].before, 0.0);
+        QCOMPARE(rises[0].now, 1.0);
+        // The same counts again: nothing new.
+        QVERIFY(first.consistencyFailuresSince(&first).empty());
+        // A second failure for deployments, a first for configmaps (absent from the first).
+        const std::string later = "apiserver_storage_consistency_checks_total{group=\"apps\","
+                                  "resource=\"deployments\",status=\"failure\"} 2\n"
+                                  "apiserver_storage_consistency_checks_total{group=\"\","
+                                  "resource=\"configmaps\",status=\"failure\"} 1\n"
+                                  "apiserver_storage_consistency_checks_total{group=\"\","
+                                  "resource=\"pods\",status=\"success\"} 3\n";
+        const WatchCacheMetrics second = WatchCacheMetrics::fromText(later, &warning);
+        QVERIFY(second.isValid());
+        rises = second.consistencyFailuresSince(&first);
+        QCOMPARE(rises.size(), std::size_t(2));
+        QCOMPARE(rises[0].resource, QStringLiteral("configmaps"));
+        QCOMPARE(rises[0].before, 0.0);
+        QCOMPARE(rises[1].resource, QStringLiteral("deployments.apps"));
+        QCOMPARE(rises[1].before, 1.0);
+        QCOMPARE(rises[1].now, 2.0);
+        // A restarted apiserver counts from 0 again: lower is not a failure.
+        QVERIFY(first.consistencyFailuresSince(&second).empty());
+    }
+
     void bookmarkTotalAndMixedSchemes() {
         // 1.36 renamed etcd_bookmark_counts; two servers' bodies glued together are Mixed.
         const std::string body = "etcd_bookmark_total{group=\"apps\",resource=\"deployments\"} 9\n"

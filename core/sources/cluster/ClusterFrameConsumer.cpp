@@ -231,10 +231,43 @@ void ClusterFrameConsumer::finishMetrics(Pending& p, HttpErrorKind error) {
         std::string_view(p.response.body.constData(),
                          static_cast<std::size_t>(p.response.body.size())),
         &warning);
-    if (metrics.isValid())
-        s.metrics = std::move(metrics);
-    else
+    if (!metrics.isValid()) {
         s.metricsReadable = false;
+        return;
+    }
+    reportConsistencyFailures(s, metrics);
+    s.metrics = std::move(metrics);
+}
+
+void ClusterFrameConsumer::reportConsistencyFailures(const Server& s,
+                                                     const WatchCacheMetrics& now) {
+    // DetectCacheInconsistency (1.34+) counts each failed check; a rise (or failures already
+    // counted at the first scrape) means that apiserver's cache differs from etcd.
+    const WatchCacheMetrics* before = s.metrics ? &*s.metrics : nullptr;
+    for (const auto& rise : now.consistencyFailuresSince(before)) {
+        Anomaly a;
+        a.time = m_time;
+        a.kind = AnomalyKind::CacheInconsistent;
+        a.severity = Severity::Error;
+        a.source = AnomalySource::Apiserver;
+        a.resource = rise.resource;
+        a.watcher = QStringLiteral("cacher/%1@%2").arg(rise.resource, s.info.name);
+        const QString counter =
+            QStringLiteral("apiserver_storage_consistency_checks_total{status=\"failure\"}");
+        a.message = (before ? QStringLiteral("Cache consistency check failed: %1 rose from %2 to "
+                                             "%3 on %4")
+                                  .arg(counter)
+                                  .arg(rise.before)
+                                  .arg(rise.now)
+                                  .arg(s.info.name)
+                            : QStringLiteral("Cache consistency check failed: %1 is %2 on %3 at "
+                                             "the first scrape")
+                                  .arg(counter)
+                                  .arg(rise.now)
+                                  .arg(s.info.name)) +
+                    QStringLiteral("; the cache is not relisted");
+        m_pipeline.hub().report(a);
+    }
 }
 
 void ClusterFrameConsumer::onDiscoveryProgress(int server) {

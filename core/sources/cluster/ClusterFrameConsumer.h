@@ -111,6 +111,8 @@ private:
     void submit(int server, HttpRequest request, Purpose purpose, int reflector = -1);
     void handleFrame(const Frame& frame);
     void finishMetrics(Pending& p, HttpErrorKind error);
+    // cache-inconsistent from a rise of apiserver_storage_consistency_checks_total{failure}.
+    void reportConsistencyFailures(const Server& s, const WatchCacheMetrics& now);
     void onDiscoveryProgress(int server);
     void startReflectors();
     void checkRejected();

@@ -275,4 +275,18 @@ const ResourceCacheMetrics* WatchCacheMetrics::find(const QString& resource) con
     return match;
 }
 
+std::vector<WatchCacheMetrics::FailureRise>
+WatchCacheMetrics::consistencyFailuresSince(const WatchCacheMetrics* before) const {
+    const QString failure = QStringLiteral("failure");
+    std::vector<FailureRise> out;
+    for (auto it = m_resources.constBegin(); it != m_resources.constEnd(); ++it) {
+        const double now = it->consistencyChecks.value(failure, 0);
+        const ResourceCacheMetrics* earlier = before ? before->find(it.key()) : nullptr;
+        const double previous = earlier ? earlier->consistencyChecks.value(failure, 0) : 0;
+        if (now > previous)
+            out.push_back(FailureRise{it.key(), previous, now});
+    }
+    return out;
+}
+
 } // namespace ws

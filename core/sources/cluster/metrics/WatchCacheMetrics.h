@@ -5,6 +5,7 @@
 #include <QStringList>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 namespace ws {
 
@@ -89,6 +90,17 @@ public:
     const QMap<QString, double>& watchEventsByKind() const { return m_watchEventsByKind; }
     int samples() const { return m_samples; }
     int skippedLines() const { return m_skippedLines; }
+
+    // Resources whose apiserver_storage_consistency_checks_total{status="failure"} (1.34+,
+    // DetectCacheInconsistency) is above what the earlier scrape `before` had: each a failed
+    // check of that apiserver's watch cache against etcd. Without an earlier scrape (null), any
+    // failure counted so far.
+    struct FailureRise {
+        QString resource;
+        double before = 0;
+        double now = 0;
+    };
+    std::vector<FailureRise> consistencyFailuresSince(const WatchCacheMetrics* before) const;
 
 private:
     QMap<QString, ResourceCacheMetrics> m_resources;
