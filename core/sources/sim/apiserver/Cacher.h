@@ -1,10 +1,11 @@
 #pragma once
 
 #include "ServerWatch.h"
-#include "kube/WatchCache.h"
 #include "kube/Backoff.h"
 #include "kube/CacherRules.h"
+#include "kube/WatchCache.h"
 #include "sources/sim/etcd/EtcdWatchHub.h"
+#include "util/RingQueue.h"
 
 #include <functional>
 #include <memory>
@@ -32,7 +33,12 @@ public:
     int resource() const { return m_resource; }
     WatcherId hubId() const { return m_hubId; }
     QString stateName() const;
+    // Watchers the dispatcher closed for unresponsiveness (apiserver_terminated_watchers_total):
+    // only the budget cut-off counts, not the closing of every watcher on a re-initialization.
     std::int64_t terminatedWatchers() const { return m_terminated; }
+    // The dispatcher waits on a full watcher: every watcher of the resource waits with it.
+    bool dispatchBlocked() const { return m_blocked; }
+    std::size_t pendingEvents() const { return m_pending.size(); } // waiting behind the block
     TimeUs lag() const; // age of the oldest etcd change the cache has not seen
 
     // Serves a watch from the cache (RV "0"/"" → initial state, N → from the ring or 410).
@@ -52,6 +58,9 @@ private:
     void relistAfterBackoff();
     void handleInternalError(const ApiStatus& status);
     void dispatch(const CacheEvent& event);
+    bool deliver(const CacheEvent& event);
+    bool unblockWatchers();
+    bool drainPending();
     void serviceWatches();
     void serviceWaits();
     TimeUs nextBookmarkTime(const ServerWatch& w) const;
@@ -69,6 +78,10 @@ private:
     TimeUs m_lastInternalError = 0;
     std::vector<std::shared_ptr<ServerWatch>> m_watches;
     cacher::DispatchBudget m_budget;
+    // Events the dispatcher has not handed out yet because it is blocked (the `incoming` channel
+    // behind dispatchEvent), in order.
+    RingQueue<CacheEvent> m_pending;
+    bool m_blocked = false;
     std::int64_t m_terminated = 0;
     TimeUs m_nextBookmarkTick = 0;
 
