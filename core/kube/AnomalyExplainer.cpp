@@ -991,10 +991,12 @@ void watcherLag(const Anomaly& a, const Facts& f, Writer& t) {
                             "when its watch is served by etcd on a congested stream.");
     switch (f.server.atLeast(25)) {
     case Tri::No:
-        t.why << QStringLiteral("In %1 (before 1.25) the apiserver buffers only 10 events per "
-                                "watcher (1000 for pod watchers using the node-name index); past "
-                                "that the dispatcher blocks on it and may close it "
-                                "(watcher-terminated).")
+        t.why << QStringLiteral(
+                     "In %1 (before 1.25) the apiserver buffers only 10 events per "
+                     "watcher (1000 for watchers of pods, nodes, secrets or configmaps that "
+                     "do not use the trigger index, cacher.go); past "
+                     "that the dispatcher blocks on it and may close it "
+                     "(watcher-terminated).")
                      .arg(f.server.name());
         t.version(QStringLiteral("%1: per-watcher buffer of 10 events (before 1.25)")
                       .arg(f.server.name()));
@@ -1116,8 +1118,10 @@ void watcherTerminated(const Anomaly& a, const Facts& f, Writer& t) {
         "unresponsiveness\", apiserver_terminated_watchers_total).");
     switch (f.server.atLeast(25)) {
     case Tri::No:
-        t.why << QStringLiteral("%1 (before 1.25) gives every watcher a buffer of 10 events (1000 "
-                                "for pod watchers using the node-name index).")
+        t.why << QStringLiteral(
+                     "%1 (before 1.25) gives every watcher a buffer of 10 events (1000 "
+                     "for watchers of pods, nodes, secrets or configmaps that do not use "
+                     "the trigger index, cacher.go).")
                      .arg(f.server.name());
         t.version(QStringLiteral("%1: per-watcher buffer of 10 events (before 1.25)")
                       .arg(f.server.name()));
@@ -1132,8 +1136,9 @@ void watcherTerminated(const Anomaly& a, const Facts& f, Writer& t) {
                       .arg(f.server.name()));
         break;
     case Tri::Unknown:
-        t.why << QStringLiteral("The buffer is a fixed 10 events before 1.25 (1000 for pod "
-                                "watchers using the node-name index); from 1.25 "
+        t.why << QStringLiteral("The buffer is a fixed 10 events before 1.25 (1000 for "
+                                "watchers of an indexed resource that do not use the trigger); "
+                                "from 1.25 "
                                 "clamp(ceil(capacity/75 s), 10, max) with max 10, 1000 or 100 "
                                 "by index and trigger.");
         serverUnknown(f, t,

@@ -1,5 +1,7 @@
 #include "ServerProfile.h"
 
+#include "ResourceCatalog.h"
+
 #include <QRegularExpression>
 #include <map>
 
@@ -45,6 +47,33 @@ std::size_t ServerProfile::ringUpperBound() const {
     for (TimeUs covered = eventFreshDuration; covered < window; covered *= 2)
         bound *= 2;
     return bound;
+}
+
+std::size_t ServerProfile::watchCacheSize(const QString& name) const {
+    const QString resource = ResourceCatalog::lookup(name).qualifiedName(); // "leases" → ...k8s.io
+    // Events never get a watch cache: size 0 in cachesize.go's heuristic map (1.16-1.18) and in
+    // DefaultWatchCacheSizes (pkg/kubeapiserver/default_storage_factory_builder.go, 1.19+).
+    if (resource == QLatin1String("events") || resource == QLatin1String("events.events.k8s.io"))
+        return 0;
+    if (dynamicWatchCacheSize())
+        return static_cast<std::size_t>(fixedWatchCacheSize);
+    // Up to 1.18, pkg/registry/cachesize/cachesize.go NewHeuristicWatchCacheSizes with the
+    // default --target-ram-mb (0): 1000 for the node-facing resources, 100 for the rest.
+    static const QStringList thousand = {
+        QStringLiteral("pods"),
+        QStringLiteral("nodes"),
+        QStringLiteral("services"),
+        QStringLiteral("endpoints"),
+        QStringLiteral("apiservices.apiregistration.k8s.io"),
+    };
+    // PRs #85219 and #85339 (1.17): leases and endpointslices sized like nodes and endpoints.
+    static const QStringList thousandFrom117 = {
+        QStringLiteral("leases.coordination.k8s.io"),
+        QStringLiteral("endpointslices.discovery.k8s.io"),
+    };
+    if (thousand.contains(resource) || (minor >= 17 && thousandFrom117.contains(resource)))
+        return 1000;
+    return static_cast<std::size_t>(fixedWatchCacheSize);
 }
 
 QStringList ServerProfile::knownVersions() {

@@ -66,7 +66,6 @@ struct ServerProfile {
     // The ring buffer resizes itself (100..102400, 75 s of history) from 1.19 (dynamic watch
     // cache size); before, its capacity is fixed: --default-watch-cache-size, 100.
     bool dynamicWatchCacheSize() const { return minor >= 19; }
-    int fixedWatchCacheSize = 100;
     // How much history the ring keeps: 75 s; from 1.33 max(75 s, --request-timeout + 15 s) so
     // that a watch started just before a list's timeout can still resume (PR #129205, #130344).
     TimeUs eventHistoryWindow() const {
@@ -76,6 +75,14 @@ struct ServerProfile {
     // The dynamic ring's upper bound: 102400 events, from 1.33 scaled by
     // 2^ceil(log2(window / 75 s)) so a longer window keeps as many events per second.
     std::size_t ringUpperBound() const;
+    int fixedWatchCacheSize = 100; // --default-watch-cache-size
+    // A resource's watch cache: 0 when it has none (its lists and watches go to etcd: events in
+    // every version), else before 1.19 its fixed ring capacity; from 1.19 any non-zero value
+    // means the dynamic ring.
+    std::size_t watchCacheSize(const QString& resource) const;
+    // Per-watcher channels sized from the ring's capacity and the watcher's index use from 1.25
+    // (PR #109708); before, 10 or 1000 (CacherRules.h watcherChannelSize).
+    bool adjustableWatchChannelSize() const { return minor >= 25; }
 
     static std::optional<ServerProfile> fromVersion(const QString& version, QString* error);
     // Versions to offer in a chooser, oldest first: every minor modelled (1.16 to 1.36) and the

@@ -351,6 +351,7 @@ void ApiHandler::watch(const ApiRequest& api, int resource,
     o.sendInitialEvents = p.servesWatchList() && api.sendInitialEvents.value_or(false);
     o.allowBookmarks = api.allowWatchBookmarks;
     o.selectorGroup = fields->selectorGroup;
+    o.nameSelector = !fields->name.isEmpty(); // pins the configmap/secret/node trigger index
     o.timeout = api.timeoutSeconds > 0 ? seconds(api.timeoutSeconds) : kDefaultWatchTimeout;
     ApiStatus status;
     std::shared_ptr<ServerWatch> w = m_cluster.server().watch(o, &status);

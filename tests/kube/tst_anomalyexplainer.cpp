@@ -516,8 +516,9 @@ private slots:
         QTest::addColumn<QString>("expected");
         QTest::newRow("1.24") << "1.24"
                               << "kube-apiserver 1.24 (before 1.25) gives every watcher a "
-                                 "buffer of 10 events|1.25+ give most watchers a larger buffer|"
-                                 "A watch cache that relists";
+                                 "buffer of 10 events|1000 for watchers of pods, nodes, secrets "
+                                 "or configmaps that do not use the trigger index|1.25+ give "
+                                 "most watchers a larger buffer|A watch cache that relists";
         QTest::newRow("1.30") << "1.30"
                               << "kube-apiserver 1.30 (1.25+) sizes it clamp(ceil(capacity/75 s), "
                                  "10, max)|1000 for indexed watchers without one";

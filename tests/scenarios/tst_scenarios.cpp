@@ -101,6 +101,7 @@ private slots:
                                       "restart-relist-storm",
                                       "selector-watch-too-old",
                                       "separate-cache-rpc",
+                                      "slow-watcher-blocks-others",
                                       "slow-watcher-terminated",
                                       "too-large-rv-loop",
                                       "too-large-rv-recovers",
@@ -150,6 +151,10 @@ private slots:
         QTest::newRow("slow-watcher-terminated")
             << "slow-watcher-terminated" << QStringList{"watcher-terminated", "watcher-lag"}
             << none;
+        // The healthy informers only stall for the budget (0.1 s): no watcher-lag for anyone.
+        QTest::newRow("slow-watcher-blocks-others")
+            << "slow-watcher-blocks-others" << QStringList{"watcher-terminated"}
+            << QStringList{"watcher-lag", "relist-storm", "too-old-rv"};
         QTest::newRow("watchlist-stalled")
             << "watchlist-stalled" << QStringList{"initial-events-stalled"} << none;
         QTest::newRow("watchlist-client-hang")
@@ -308,6 +313,29 @@ private slots:
         const AnomalyList shared = runScenario(fixedScenario, fixedScenario.seed);
         QVERIFY2(kinds(shared).contains(QStringLiteral("stale-object")),
                  qPrintable(summary(shared)));
+    }
+
+    // slow-watcher-blocks-others: 1.24 gives the monitor 10-event channels and the bursts cut it
+    // (only it: the informers wait, but keep their watches); 1.25 sizes the channels it opens at
+    // 30 s from the grown ring (PR #109708) and the same bursts fit.
+    void adaptiveChannelSizesStopTheCutOff_data() {
+        QTest::addColumn<QString>("version");
+        QTest::addColumn<bool>("cut");
+        QTest::newRow("as shipped (1.24)") << "" << true;
+        QTest::newRow("edited to 1.25") << "1.25" << false;
+        QTest::newRow("edited to 1.30") << "1.30" << false;
+    }
+    void adaptiveChannelSizesStopTheCutOff() {
+        QFETCH(QString, version);
+        QFETCH(bool, cut);
+        Scenario s = load(QStringLiteral("slow-watcher-blocks-others"));
+        QCOMPARE(s.server.version, QStringLiteral("1.24"));
+        if (!version.isEmpty())
+            s.server.version = version;
+        const AnomalyList anomalies = runScenario(s, s.seed);
+        QCOMPARE(kinds(anomalies).contains(QStringLiteral("watcher-terminated")), cut);
+        for (const Anomaly& a : anomalies)
+            QVERIFY2(a.watcher == QLatin1String("node-monitor"), qPrintable(summary(anomalies)));
     }
 
     // etcd with #17529 fixed (3.4.31, PR #17555): the retry gets its compacted cancel, the cacher

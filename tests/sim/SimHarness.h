@@ -15,10 +15,11 @@
 namespace ws::test {
 
 struct SimHarness {
-    explicit SimHarness(const QString& serverVersion, int objects = 10)
+    explicit SimHarness(const QString& serverVersion, int objects = 10,
+                        const QString& resourceName = QStringLiteral("configmaps"))
         : etcd(keyspace), hub(keyspace.keys()), ctx{keyspace, etcd, hub, rng, 0, milliseconds(10)} {
         hub.setSink([this](const Anomaly& a) { anomalies.push_back(a); });
-        resource = keyspace.addResource(QStringLiteral("configmaps"));
+        resource = keyspace.addResource(resourceName);
         for (int i = 0; i < objects; ++i)
             keys.push_back(keyspace.addKey(resource, QStringLiteral("default"),
                                            QStringLiteral("cm-%1").arg(i), i % 4));

@@ -2,8 +2,9 @@
 // slow-watcher-terminated one configmaps client drops to 40 events/s while configmaps change 150
 // times a second. Its row says "lagging" while the three informers stay live; in the lag view
 // its line rises to thousands of revisions (tens of seconds) behind the head while every other
-// watcher stays on 0, its anomaly markers open the anomaly, and the charts zoom and pan with the
-// keyboard, the wheel and a drag, all of them together.
+// watcher stays near 0 (it waits only while the dispatcher is blocked on the slow one: at most
+// the 0.1 s budget, some 15 revisions), its anomaly markers open the anomaly, and the charts zoom
+// and pan with the keyboard, the wheel and a drag, all of them together.
 #include "GuiSession.h"
 #include "charts/ChartData.h"
 #include "charts/SeriesBuffer.h"
@@ -119,19 +120,20 @@ void TestGuiLag::slowWatcherStandsOut() {
     for (const QString& id : kInformers)
         QVERIFY2(lines.contains(id), qPrintable(lines.join(QLatin1Char(','))));
 
-    // Its line rises to thousands of revisions behind; the others stay on 0.
+    // Its line rises to thousands of revisions behind; the others stay within the revisions the
+    // blocked dispatcher holds back (0.1 s of 150 writes/s).
     const QList<double> slow = drawn(*lag, kSlow);
     QVERIFY(slow.size() > 10);
     QVERIFY2(slow.constLast() > 1000 && slow.constLast() > slow.constFirst() + 500,
              qPrintable(QStringLiteral("%1 -> %2").arg(slow.constFirst()).arg(slow.constLast())));
     QVERIFY(lag->drawnMax(kSlow) > 1000);
     for (const QString& id : kInformers)
-        QVERIFY2(lag->drawnMax(id) < 5, qPrintable(id));
+        QVERIFY2(lag->drawnMax(id) < 30, qPrintable(id));
     // The y axis is the lag's, from 0: the slow line is not lost between RVs in the millions.
     QCOMPARE(lag->axisY()->min(), 0.0);
     QVERIFY(lag->axisY()->max() >= lag->drawnMax(kSlow));
 
-    // In seconds: tens of seconds behind, over the threshold line; the others at 0.
+    // In seconds: tens of seconds behind, over the threshold line; the others under a second.
     QComboBox* unit = pane->lagUnitChooser();
     QVERIFY(unit->isVisible());
     unit->setCurrentIndex(1);

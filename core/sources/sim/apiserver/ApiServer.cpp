@@ -12,8 +12,10 @@ namespace ws {
 
 ApiServer::ApiServer(SimContext& ctx, ApiServerConfig config, const std::vector<int>& resources)
     : m_ctx(ctx), m_config(std::move(config)) {
+    // A resource without a watch cache (events) is served from etcd (ServerProfile).
     for (int r : resources)
-        m_cachers.push_back(std::make_unique<Cacher>(ctx, *this, r));
+        if (m_config.profile.watchCacheSize(ctx.keyspace.resourceName(r)) > 0)
+            m_cachers.push_back(std::make_unique<Cacher>(ctx, *this, r));
 }
 
 ApiServer::~ApiServer() {
@@ -201,6 +203,16 @@ std::shared_ptr<ServerWatch> ApiServer::watch(const WatchOptions& options, ApiSt
         return w;
     }
     Cacher* c = cacher(options.resource);
+    if (!c && m_config.profile.watchCacheSize(m_ctx.keyspace.resourceName(options.resource)) == 0) {
+        // No watch cache for the resource: the etcd3 store serves every watch, RV "0"/"" with
+        // the current state first (etcd3/watcher.go sync), RV=N from revision N+1.
+        w->fromEtcd = true;
+        const bool initialState = options.rvEmpty || options.rv == 0;
+        m_etcdWatches.push_back(std::make_unique<EtcdBackedWatch>(
+            m_ctx, m_config.profile, w, m_clientStream,
+            EtcdBackedWatch::Start{initialState ? 0 : options.rv, initialState}));
+        return w;
+    }
     if (!c || !c->cache().ready()) {
         error->code = 429;
         error->reason = QStringLiteral("TooManyRequests");
@@ -208,8 +220,17 @@ std::shared_ptr<ServerWatch> ApiServer::watch(const WatchOptions& options, ApiSt
         error->retryAfterSeconds = 1;
         return nullptr;
     }
-    // Input and result channels.
-    w->capacity = 2 * cacher::watcherChannelSize(c->cache().ring().capacity());
+    // Input and result channels, sized by the watcher's use of the resource's trigger index.
+    QStringList pinned;
+    if (options.selectorGroup >= 0)
+        pinned << QStringLiteral("spec.nodeName");
+    if (options.nameSelector)
+        pinned << QStringLiteral("metadata.name");
+    const cacher::WatcherIndex index =
+        cacher::watcherIndex(m_ctx.keyspace.resourceName(options.resource), pinned);
+    w->capacity = 2 * cacher::watcherChannelSize(m_config.profile.adjustableWatchChannelSize(),
+                                                 index, c->cache().ring().capacity(),
+                                                 m_config.profile.eventFreshDuration);
     if (watchList) {
         const ResourceVersion target = options.rvEmpty ? m_ctx.etcd.currentRevision() : options.rv;
         c->waitForResourceVersion(

@@ -68,7 +68,8 @@ public:
         bool rvEmpty = false;
         bool sendInitialEvents = false;
         bool allowBookmarks = false;
-        int selectorGroup = -1;
+        int selectorGroup = -1;    // fieldSelector spec.nodeName=node-<group>
+        bool nameSelector = false; // fieldSelector metadata.name=<name> (filtered by the caller)
         TimeUs timeout = seconds(300);
     };
     // A watch, or null with *error set when the request itself fails (connection refused,

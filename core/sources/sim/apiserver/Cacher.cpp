@@ -10,14 +10,14 @@
 namespace ws {
 
 Cacher::Cacher(SimContext& ctx, ApiServer& server, int resource)
-    : m_ctx(ctx), m_server(server), m_resource(resource),
-      m_cache(server.profile().dynamicWatchCacheSize()
-                  ? WatchCacheLimits{100, server.profile().ringUpperBound(), 100,
-                                     server.profile().eventHistoryWindow()}
-                  : WatchCacheLimits{static_cast<std::size_t>(server.profile().fixedWatchCacheSize),
-                                     static_cast<std::size_t>(server.profile().fixedWatchCacheSize),
-                                     static_cast<std::size_t>(server.profile().fixedWatchCacheSize),
-                                     server.profile().eventFreshDuration}) {
+    : m_ctx(ctx), m_server(server), m_resource(resource), m_cache([&] {
+          const ServerProfile& p = server.profile();
+          if (p.dynamicWatchCacheSize())
+              return WatchCacheLimits{100, p.ringUpperBound(), 100, p.eventHistoryWindow()};
+          // Up to 1.18 a fixed ring per resource (ServerProfile::watchCacheSize).
+          const std::size_t size = p.watchCacheSize(ctx.keyspace.resourceName(resource));
+          return WatchCacheLimits{size, size, size, p.eventFreshDuration};
+      }()) {
     WatcherInfo info;
     info.resource = ctx.keyspace.resourceName(resource);
     info.id = QStringLiteral("cacher/%1@%2").arg(info.resource, server.name());
@@ -195,7 +195,20 @@ void Cacher::onEtcdWatchResponse(const EtcdWatchResponse& response) {
 }
 
 void Cacher::dispatch(const CacheEvent& event) {
+    // One dispatcher per resource takes events in order: while it waits on a full watcher, the
+    // events behind it wait for every watcher (cacher.go dispatchEvents / dispatchEvent).
+    if (m_blocked || !m_pending.empty()) {
+        m_pending.push_back(event);
+        return;
+    }
+    deliver(event);
+}
+
+bool Cacher::deliver(const CacheEvent& event) {
+    // dispatchEvent: a non-blocking add to every watcher first, so the fast ones get the event
+    // at once (PR #75547, 1.15); the dispatcher then blocks on the full ones.
     const int group = m_ctx.keyspace.selectorGroupOf(event.key);
+    bool blocked = false;
     for (auto& w : m_watches) {
         if (w->closed || event.rv <= w->lastRv || !w->matches(group))
             continue;
@@ -205,13 +218,44 @@ void Cacher::dispatch(const CacheEvent& event) {
         d.rv = event.rv;
         d.object = event.object;
         d.commitTime = event.commitTime;
-        w->offer(std::move(d));
+        if (!w->offer(std::move(d)))
+            blocked = true;
         w->lastRv = event.rv;
     }
+    m_blocked = blocked;
+    return blocked;
+}
+
+bool Cacher::unblockWatchers() {
+    // cacheWatcher.add: the blocked send completes as soon as the client made room.
+    bool blocked = false;
+    for (auto& w : m_watches) {
+        if (w->closed) {
+            w->overflow.clear();
+            continue;
+        }
+        if (!w->overflow.empty() && w->hasRoom()) {
+            w->buffer.push_back(std::move(w->overflow.front()));
+            w->overflow.pop_front();
+        }
+        blocked = blocked || w->blocked();
+    }
+    m_blocked = blocked;
+    return blocked;
+}
+
+bool Cacher::drainPending() {
+    while (!m_blocked && !m_pending.empty()) {
+        const CacheEvent event = std::move(m_pending.front());
+        m_pending.pop_front();
+        deliver(event);
+    }
+    return m_blocked;
 }
 
 void Cacher::addWatch(const std::shared_ptr<ServerWatch>& w, ResourceVersion rv, bool initialState,
                       bool initialEventsEnd) {
+    ResourceVersion maxInitialRv = 0;
     if (initialState) {
         // RV "0"/"" or watch-list: the current state as synthetic ADDED events first.
         for (KeyId key : m_cache.store().keys()) {
@@ -224,9 +268,13 @@ void Cacher::addWatch(const std::shared_ptr<ServerWatch>& w, ResourceVersion rv,
             d.key = key;
             d.rv = o->modRev;
             d.object = o;
+            maxInitialRv = std::max(maxInitialRv, d.rv);
             w->buffer.push_back(std::move(d));
         }
         w->lastRv = m_cache.resourceVersion();
+        // processInterval raises the RV it forwards above to its last initial event's (PR
+        // #73845, every modelled version), and to the interval's own RV from 1.32.
+        w->startRv = m_server.profile().minor >= 32 ? w->lastRv : maxInitialRv;
         if (initialEventsEnd) {
             WatchDelivery d;
             d.type = WatchEventType::Bookmark;
@@ -255,6 +303,7 @@ void Cacher::addWatch(const std::shared_ptr<ServerWatch>& w, ResourceVersion rv,
             w->buffer.push_back(std::move(d));
             w->lastRv = e.rv;
         }
+        w->startRv = w->lastRv;
     }
     w->nextBookmark = nextBookmarkTime(*w);
     m_watches.push_back(w);
@@ -292,40 +341,48 @@ void Cacher::serviceWaits() {
 
 void Cacher::serviceWatches() {
     const double dtSeconds = static_cast<double>(m_ctx.dt) / kUsPerSecond;
-    bool anyBlocked = false;
-    for (auto& w : m_watches) {
-        while (!w->overflow.empty() && w->hasRoom()) {
-            w->buffer.push_back(std::move(w->overflow.front()));
-            w->overflow.pop_front();
-        }
-        anyBlocked = anyBlocked || !w->overflow.empty();
-    }
-    if (m_budget.tick(dtSeconds, anyBlocked)) {
+    bool blocked = unblockWatchers() || drainPending();
+    // The dispatcher waits on a full watcher out of one budget shared by the resource's watchers
+    // (time_budget.go: 100 ms, refilled 50 ms a second); when the timer fires, every watcher it
+    // is still blocked on is closed without an ERROR event ("Forcing watcher close due to
+    // unresponsiveness", apiserver_terminated_watchers_total) and the waiting events go out.
+    bool ranOut = m_budget.tick(dtSeconds, blocked);
+    while (blocked && ranOut) {
         for (auto& w : m_watches) {
-            if (w->overflow.empty())
+            if (!w->blocked())
                 continue;
             w->overflow.clear();
             w->close(WatchCloseReason::ServerClosed);
             ++m_terminated;
         }
+        m_blocked = false;
+        blocked = drainPending();
+        ranOut = m_budget.seconds() <= 0; // with the budget spent the timer fires at once
     }
-    const bool bookmarkTick = m_ctx.now >= m_nextBookmarkTick;
+    // The bookmark ticker shares the dispatcher's loop: it cannot fire while the dispatcher
+    // waits. A bookmark carries the RV last processed, which is the cache's once nothing waits.
+    const bool bookmarkTick = !blocked && m_ctx.now >= m_nextBookmarkTick;
     if (bookmarkTick)
         m_nextBookmarkTick = m_ctx.now + cacher::kBookmarkTickPeriod;
     for (auto& w : m_watches) {
         if (w->closed)
             continue;
         if (m_ctx.now >= w->deadline) {
+            w->overflow.clear();
             w->close(WatchCloseReason::ClientTimeout);
             continue;
         }
-        if (bookmarkTick && w->bookmarks && m_ctx.now >= w->nextBookmark && w->overflow.empty() &&
-            w->hasRoom()) {
-            WatchDelivery d;
-            d.type = WatchEventType::Bookmark;
-            d.rv = std::max(w->lastRv, m_cache.resourceVersion());
-            w->buffer.push_back(std::move(d));
-            w->lastRv = d.rv;
+        if (bookmarkTick && w->bookmarks && m_ctx.now >= w->nextBookmark && w->hasRoom()) {
+            const ResourceVersion rv = m_cache.resourceVersion();
+            // The watcher's process loop drops a bookmark that is not above the RV it started
+            // from; either way it waits for its next bookmark time.
+            if (cacher::bookmarkReaches(rv, w->startRv)) {
+                WatchDelivery d;
+                d.type = WatchEventType::Bookmark;
+                d.rv = rv;
+                w->buffer.push_back(std::move(d));
+                w->lastRv = std::max(w->lastRv, rv);
+            }
             // Before 1.19 the one bookmark is the pre-timeout one: none after it.
             w->nextBookmark =
                 m_server.profile().periodicBookmarks() ? nextBookmarkTime(*w) : w->deadline;

@@ -6,6 +6,7 @@
 #include "kube/CacherRules.h"
 #include "kube/WatchCache.h"
 #include "sources/sim/etcd/EtcdWatchHub.h"
+#include "util/RingQueue.h"
 
 #include <functional>
 #include <memory>
@@ -33,7 +34,12 @@ public:
     int resource() const { return m_resource; }
     WatcherId hubId() const { return m_hubId; }
     QString stateName() const;
+    // Watchers the dispatcher closed for unresponsiveness (apiserver_terminated_watchers_total):
+    // only the budget cut-off counts, not the closing of every watcher on a re-initialization.
     std::int64_t terminatedWatchers() const { return m_terminated; }
+    // The dispatcher waits on a full watcher: every watcher of the resource waits with it.
+    bool dispatchBlocked() const { return m_blocked; }
+    std::size_t pendingEvents() const { return m_pending.size(); } // waiting behind the block
     TimeUs lag() const; // age of the oldest etcd change the cache has not seen
     // DetectCacheInconsistency's checker (1.34+), or null when the gate is off.
     const CacheConsistencyChecker* consistencyChecker() const { return m_checker.get(); }
@@ -55,6 +61,9 @@ private:
     void relistAfterBackoff();
     void handleInternalError(const ApiStatus& status);
     void dispatch(const CacheEvent& event);
+    bool deliver(const CacheEvent& event);
+    bool unblockWatchers();
+    bool drainPending();
     void serviceWatches();
     void serviceWaits();
     TimeUs nextBookmarkTime(const ServerWatch& w) const;
@@ -72,6 +81,10 @@ private:
     TimeUs m_lastInternalError = 0;
     std::vector<std::shared_ptr<ServerWatch>> m_watches;
     cacher::DispatchBudget m_budget;
+    // Events the dispatcher has not handed out yet because it is blocked (the `incoming` channel
+    // behind dispatchEvent), in order.
+    RingQueue<CacheEvent> m_pending;
+    bool m_blocked = false;
     std::int64_t m_terminated = 0;
     TimeUs m_nextBookmarkTick = 0;
 

@@ -7,14 +7,35 @@
 namespace ws {
 
 EtcdBackedWatch::EtcdBackedWatch(SimContext& ctx, const ServerProfile& profile,
-                                 std::shared_ptr<ServerWatch> w, int stream)
+                                 std::shared_ptr<ServerWatch> w, int stream, Start start)
     : m_ctx(ctx), m_profile(profile), m_watch(std::move(w)) {
     EtcdWatchOptions options;
     options.resource = m_watch->resource;
-    options.startRevision = 0; // RV="": from now on
     options.prevKv = true;
+    const ResourceVersion current = m_ctx.etcd.currentRevision();
+    if (start.fromNow || start.initialState) {
+        options.startRevision = 0; // from now on
+        m_watch->lastRv = current;
+    } else {
+        options.startRevision = start.rv + 1; // a compacted start is cancelled: 410 Expired
+        m_watch->lastRv = start.rv;
+    }
+    if (start.initialState) {
+        // etcd3/watcher.go sync(): the current objects as ADDED, then the changes after them.
+        for (KeyId k : m_ctx.etcd.liveKeys(m_watch->resource)) {
+            if (!m_watch->matches(m_ctx.keyspace.selectorGroupOf(k)))
+                continue;
+            WatchDelivery d;
+            d.type = WatchEventType::Added;
+            d.initial = true;
+            d.key = k;
+            d.object = m_ctx.etcd.get(k);
+            d.rv = d.object->modRev;
+            m_watch->buffer.push_back(std::move(d));
+        }
+    }
+    m_watch->startRv = m_watch->lastRv;
     m_etcdWatch = m_ctx.etcd.watches().watch(stream, options, this);
-    m_watch->lastRv = m_ctx.etcd.currentRevision();
 }
 
 EtcdBackedWatch::~EtcdBackedWatch() {

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "kube/ApiStatus.h"
-#include "model/Observation.h"
 #include "kube/KeyValue.h"
+#include "model/Observation.h"
 #include "util/RingQueue.h"
 
 #include <optional>
@@ -36,9 +36,14 @@ struct ServerWatch {
     TimeUs deadline = 0;
     TimeUs nextBookmark = 0;
     ResourceVersion lastRv = 0; // the RV the server has sent up to
+    // The RV its process loop forwards events above: the requested RV raised to the last initial
+    // event's (bookmarks at or below it are dropped: CacherRules.h bookmarkReaches).
+    ResourceVersion startRv = 0;
 
-    RingQueue<WatchDelivery> buffer;   // what the client can read
-    RingQueue<WatchDelivery> overflow; // what the dispatcher still has to hand over (blocked)
+    RingQueue<WatchDelivery> buffer; // what the client can read
+    // The event the dispatcher is blocked handing over (at most one: while it waits, later
+    // events wait in the cacher for every watcher).
+    RingQueue<WatchDelivery> overflow;
 
     bool closed = false; // no more items will be added; the client sees EOF after the buffer
     WatchCloseReason closeReason = WatchCloseReason::ClientTimeout;
@@ -46,12 +51,17 @@ struct ServerWatch {
 
     bool matches(int group) const { return selectorGroup < 0 || selectorGroup == group; }
     bool hasRoom() const { return capacity == 0 || buffer.size() < capacity + readAllowance; }
-    void offer(WatchDelivery&& d) {
+    bool blocked() const { return !closed && !overflow.empty(); }
+    // The dispatcher's nonblockingAdd, then a blocking add: the event goes to the buffer when
+    // there is room, else the dispatcher is stuck on it. False when it blocked.
+    bool offer(WatchDelivery&& d) {
         if (overflow.empty() && hasRoom()) {
             buffer.push_back(std::move(d));
             buffer.prefetchBack(8);
-        } else
-            overflow.push_back(std::move(d));
+            return true;
+        }
+        overflow.push_back(std::move(d));
+        return false;
     }
     void fail(const ApiStatus& status) {
         error = status;

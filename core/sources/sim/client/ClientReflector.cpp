@@ -48,7 +48,7 @@ QString ClientReflector::apiserverName() const {
 
 void ClientReflector::restart(int apiserver) {
     ++m_generation;
-    m_watch.reset();
+    dropWatch();
     m_store.clear();
     m_initialStore.clear();
     m_awaitingInitialEnd = false;
@@ -69,8 +69,16 @@ void ClientReflector::switchApiserver() {
     m_apiserver = (m_apiserver + 1) % static_cast<int>(m_servers.size());
 }
 
-void ClientReflector::backoffThen(Next next) {
+void ClientReflector::dropWatch() {
+    // The client hangs up: the server stops the watcher, so a buffer nobody reads any more
+    // does not hold the dispatcher of its resource.
+    if (m_watch)
+        m_watch->close(WatchCloseReason::ClientCancelled);
     m_watch.reset();
+}
+
+void ClientReflector::backoffThen(Next next) {
+    dropWatch();
     m_state = State::Backoff;
     m_next = next;
     // wait.BackoffUntil / wait.Until around ListAndWatch; a re-watch waits on its own (the 1 s
@@ -189,7 +197,7 @@ void ClientReflector::watchListFailed(const ApiStatus& status) {
     // ListAndWatch either falls back to LIST + WATCH (0.29+: any error; 0.27-0.28: a 422) or
     // returns the error, to back off and try the watch-list again. A fallback is no anomaly.
     const ClientProfile& p = m_config.profile;
-    m_watch.reset();
+    dropWatch();
     m_awaitingInitialEnd = false;
     m_initialStore.clear();
     switch (p.watchListRetries(status)) {

@@ -72,6 +72,7 @@ private:
     void handle(const WatchDelivery& d);
     void flushObserved();
     void watchEnded();
+    void dropWatch();
     void backoffThen(Next next);
     void switchApiserver();
     ApiServer& server() { return *m_servers[static_cast<size_t>(m_apiserver)]; }
