@@ -31,6 +31,8 @@ std::optional<ServerProfile> ServerProfile::fromVersion(const QString& version, 
                               (p.minor == 28 && p.patch >= 8);
     p.watchList = p.minor == 32 || p.minor >= 34;
     p.consistentListFromCache = p.minor >= 31;
+    p.resilientWatchCacheInitialization = p.minor >= 31;
+    p.watchCacheInitializationPostStartHook = p.minor >= 36;
     return p;
 }
 

@@ -18,6 +18,13 @@ struct ServerProfile {
     bool separateCacheWatchRpc = true;    // gate SeparateCacheWatchRPC (on from 1.30)
     bool watchList = false;               // gate WatchList (alpha 1.27, on 1.32, off 1.33, on 1.34)
     bool consistentListFromCache = false; // gate ConsistentListFromCache (on from 1.31)
+    // gate ResilientWatchCacheInitialization (beta, on 1.31; GA 1.34): while a cache is not
+    // ready, WATCH and non-delegable LISTs get 429 "storage is (re)initializing" at once
+    // instead of blocking (cacher.go Watch/GetList at v1.31.0, KEP-4568).
+    bool resilientWatchCacheInitialization = false;
+    // gate WatchCacheInitializationPostStartHook (beta 1.31, on by default from 1.36): /readyz
+    // fails until every watch cache has been initialized.
+    bool watchCacheInitializationPostStartHook = false;
     // A watch with sendInitialEvents=true gets its initial events and the initial-events-end
     // bookmark: the WatchList gate exists from 1.27 (alpha, off, until 1.31; on 1.32; off 1.33;
     // on 1.34+). With it off the request is rejected with 422 (ListOptionsValidation.h).
@@ -53,6 +60,16 @@ struct ServerProfile {
     // cache size); before, its capacity is fixed: --default-watch-cache-size, 100.
     bool dynamicWatchCacheSize() const { return minor >= 19; }
     int fixedWatchCacheSize = 100;
+
+    // While a cache is not ready, a watch (and a LIST that needs the cache) waits on
+    // ready.wait(): with no context up to 1.26 (it blocks until the cache is ready), with the
+    // request's context from 1.27 (it ends with 503 "context deadline exceeded" when the
+    // watch's timeout passes first). Only without ResilientWatchCacheInitialization.
+    bool notReadyWaitHasDeadline() const { return minor >= 27; }
+    // The 429's Retry-After: a fixed 1 s on 1.31-1.32; from 1.33 it grows with the time since
+    // the cache's readiness last changed (cacher/util.go calculateRetryAfterForUnreadyCache,
+    // kubernetes commit 04f0bd4e), and the message names the last ListAndWatch error.
+    bool retryAfterGrowsWithDowntime() const { return minor >= 33; }
 
     static std::optional<ServerProfile> fromVersion(const QString& version, QString* error);
     // Versions to offer in a chooser, oldest first: every minor modelled (1.16 to 1.36) and the
