@@ -4,12 +4,12 @@ namespace ws {
 
 namespace {
 constexpr std::array<const char*, kAnomalyKindCount> kKindNames = {
-    "prevkv-nil",         "revision-gap",   "revision-regression",
-    "duplicate-event",    "split-revision", "bookmark-violation",
-    "too-old-rv",         "too-large-rv",   "retry-loop",
-    "relist-storm",       "watcher-lag",    "stuck-watcher",
-    "watcher-terminated", "stale-object",   "initial-events-stalled",
-    "stream-error",
+    "prevkv-nil",         "revision-gap",    "revision-regression",
+    "duplicate-event",    "split-revision",  "bookmark-violation",
+    "too-old-rv",         "too-large-rv",    "retry-loop",
+    "relist-storm",       "watcher-lag",     "stuck-watcher",
+    "watcher-terminated", "stale-object",    "initial-events-stalled",
+    "stream-error",       "cache-not-ready",
 };
 } // namespace
 

@@ -7,7 +7,8 @@
 
 namespace ws {
 
-// The stable anomaly kinds of SPEC §2. The order is the order of the spec table.
+// The stable anomaly kinds of SPEC §2. The order is the order of the spec table, then the
+// kinds added since.
 enum class AnomalyKind {
     PrevKvNil,
     RevisionGap,
@@ -25,9 +26,11 @@ enum class AnomalyKind {
     StaleObject,
     InitialEventsStalled,
     StreamError,
+    // Added after the spec table (README anomaly list); kinds are only ever appended.
+    CacheNotReady,
 };
 
-constexpr int kAnomalyKindCount = static_cast<int>(AnomalyKind::StreamError) + 1;
+constexpr int kAnomalyKindCount = static_cast<int>(AnomalyKind::CacheNotReady) + 1;
 
 enum class Severity { Info, Warning, Error };
 enum class AnomalySource { Etcd, Apiserver, Simulator };

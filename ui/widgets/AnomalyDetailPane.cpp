@@ -72,6 +72,9 @@ QString AnomalyDetailPane::kindMeaning(AnomalyKind kind) {
         return tr("A watch-list never delivered its k8s.io/initial-events-end bookmark.");
     case AnomalyKind::StreamError:
         return tr("A malformed frame, unknown event type, undecodable object or broken stream.");
+    case AnomalyKind::CacheNotReady:
+        return tr("A watch cache stayed not ready: requests got 429 \"storage is "
+                  "(re)initializing\", 503 or blocked, or its cacher's relist kept failing.");
     }
     return {};
 }
