@@ -47,6 +47,11 @@ std::string ServeMetrics::render() const {
     perCache("apiserver_terminated_watchers_total",
              "Counter of watchers closed due to unresponsiveness broken by resource type.",
              T::Counter, [](const Cacher& c) { return double(c.terminatedWatchers()); });
+    // Every list that landed in the cache (OnReplace); re-initializations close watchers too, but
+    // only the slow-watcher cut-off counts as terminated above.
+    perCache("apiserver_watch_cache_initializations_total",
+             "Counter of watch cache initializations broken by resource type.", T::Counter,
+             [](const Cacher& c) { return double(c.initializations()); });
     // apiserver_storage_objects is labelled {resource} = plural[.group] in every version.
     m.family("apiserver_storage_objects",
              "Number of stored objects at the time of last check split by kind.", T::Gauge);
