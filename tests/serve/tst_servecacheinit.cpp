@@ -205,6 +205,26 @@ private slots:
         QVERIFY(list.out.contains(QLatin1String("\"kind\":\"PodList\"")));
     }
 
+    // 1.26: ready.wait() has no context: the watch gets no answer at all, not even after its own
+    // timeoutSeconds, until the cache is ready; kubectl gives up on its own deadline.
+    void watchBlocksWithoutDeadlineOn126() {
+        ServeProcess serve;
+        QString kc;
+        QVERIFY(startRestarted(serve, QStringLiteral("1.26"), 1, &kc));
+        const Run r = kubectl(kc, {QStringLiteral("-v=8"), QStringLiteral("--request-timeout=5s"),
+                                   QStringLiteral("get"), QStringLiteral("--raw"),
+                                   QStringLiteral("/api/v1/pods?watch=1&timeoutSeconds=2")});
+        QVERIFY2(r.exitCode != 0, qPrintable(r.out.left(500)));
+        // No status line was ever received: the request timed out on the client's side.
+        QVERIFY2(!r.err.contains(QLatin1String("Response Status: 503")) &&
+                     !r.err.contains(QLatin1String("Response Status: 429")) &&
+                     !r.err.contains(QLatin1String("Response Status: 200")),
+                 qPrintable(r.err.right(1500)));
+        QVERIFY2(r.err.contains(QLatin1String("Timeout")) ||
+                     r.err.contains(QLatin1String("deadline exceeded")),
+                 qPrintable(r.err.right(1500)));
+    }
+
     // /readyz: failing until the caches are initialized with the 1.36 storage-readiness hook,
     // "ok" on 1.34 (the hook is off by default before 1.36).
     void readyzWaitsForCaches_data() {
