@@ -332,8 +332,9 @@ void Cacher::servicePending() {
             p.watch->pending = false;
             p.admit();
         } else if (m_server.profile().notReadyWaitHasDeadline() && m_ctx.now >= p.watch->deadline) {
-            // ready.waitAndReadGeneration(ctx) returned ctx.Err() (PR #115019 gave the wait the
-            // watch's context in 1.27; issue #109603): errors.NewServiceUnavailable.
+            // ready.waitAndReadGeneration(ctx) returned ctx.Err(): from v1.27.0 cacher.Watch
+            // waits with the watch's context (v1.26.0: ready.wait() without one; issue #109603),
+            // and the handler turns it into errors.NewServiceUnavailable.
             p.watch->reject(ApiStatus::cacheWaitDeadlineExceeded());
         } else {
             m_pending.push_back(std::move(p));
