@@ -1,5 +1,6 @@
 #include "DetectorHub.h"
 
+#include "CacheNotReadyDetector.h"
 #include "DetectorContext.h"
 #include "ErrorStatusDetector.h"
 #include "InitialEventsStalledDetector.h"
@@ -26,7 +27,8 @@ struct DetectorHub::Impl {
     Impl(const KeyTable& keys, DetectorThresholds thresholds)
         : ctx(keys, thresholds), guarantees(ctx), reliability(ctx), timeTravel(ctx), prevKvNil(ctx),
           errorStatus(ctx), retryLoop(ctx), relistStorm(ctx), lag(ctx), stuck(ctx), terminated(ctx),
-          staleObject(ctx), initialEvents(ctx), keyHistory(ctx), states(ctx.thresholds()) {}
+          staleObject(ctx), initialEvents(ctx), cacheNotReady(ctx), keyHistory(ctx),
+          states(ctx.thresholds()) {}
 
     DetectorContext ctx;
     WatchGuaranteeChecker guarantees;
@@ -41,6 +43,7 @@ struct DetectorHub::Impl {
     WatcherTerminatedDetector terminated;
     StaleObjectDetector staleObject;
     InitialEventsStalledDetector initialEvents;
+    CacheNotReadyDetector cacheNotReady;
     KeyHistoryChecker keyHistory;
     WatcherStateTracker states;
     QHash<QString, WatcherId> byId;
@@ -79,6 +82,7 @@ WatcherId DetectorHub::registerWatcher(const WatcherInfo& info) {
     d->stuck.addWatcher();
     d->terminated.addWatcher();
     d->initialEvents.addWatcher();
+    d->cacheNotReady.addWatcher(info);
     d->states.addWatcher();
     d->byId.insert(info.id, w);
     return w;
@@ -99,6 +103,7 @@ const WatcherInfo& DetectorHub::watcher(WatcherId id) const {
 void DetectorHub::listStarted(WatcherId w, TimeUs now, const ListRequest& request) {
     d->initialEvents.poll(w, now);
     d->relistStorm.onListStarted(w, now, request);
+    d->cacheNotReady.onListStarted(w, now);
     d->states.onListStarted(w, request);
     if (d->ctx.checksKeyHistory(w))
         d->keyHistory.onListStarted(w);
@@ -114,6 +119,7 @@ void DetectorHub::listCompleted(WatcherId w, TimeUs now, ResourceVersion listRv,
     d->initialEvents.poll(w, now);
     d->timeTravel.onListCompleted(w, now, listRv);
     d->retryLoop.onListCompleted(w, items);
+    d->cacheNotReady.onListEnded(w);
     d->states.onListCompleted(w);
     if (d->ctx.checksKeyHistory(w))
         d->keyHistory.onListCompleted(w, listRv);
@@ -123,8 +129,13 @@ void DetectorHub::listFailed(WatcherId w, TimeUs now, const ObservedStatus& stat
     d->initialEvents.poll(w, now);
     d->ctx.noteCompactRevision(status.compactRevision);
     d->errorStatus.onError(w, now, status, true);
+    d->cacheNotReady.onListEnded(w);
+    d->cacheNotReady.onError(w, now, status);
     d->states.onListFailed(w);
-    d->retryLoop.onError(w, now, status, d->timeTravel.highest(w));
+    // A not-ready cache's 429/503 is the server telling the client to come back: cache-not-ready
+    // reports it when it lasts, not retry-loop.
+    if (!CacheNotReadyDetector::isNotReadyStatus(status))
+        d->retryLoop.onError(w, now, status, d->timeTravel.highest(w));
 }
 
 void DetectorHub::watchOpened(WatcherId w, TimeUs now, const WatchRequest& request) {
@@ -133,6 +144,7 @@ void DetectorHub::watchOpened(WatcherId w, TimeUs now, const WatchRequest& reque
     d->reliability.onWatchOpened(w, request);
     d->timeTravel.onWatchOpened(w, request);
     d->terminated.onWatchOpened(w, now);
+    d->cacheNotReady.onWatchOpened(w, now);
     d->initialEvents.onWatchOpened(w, now, request);
     d->relistStorm.onWatchOpened(w, now, request);
     d->states.onWatchOpened(w, request);
@@ -145,6 +157,7 @@ void DetectorHub::watchResponse(WatcherId w, TimeUs now, std::span<const Observe
     if (events.empty()) [[unlikely]]
         return;
     d->initialEvents.poll(w, now);
+    d->cacheNotReady.onDelivered(w, now);
     d->states.onResponse(w, events);
     if (d->ctx.checksKeyHistory(w)) [[unlikely]]
         d->keyHistory.onResponse(w, now, events);
@@ -160,6 +173,7 @@ void DetectorHub::watchProgress(WatcherId w, TimeUs now, ResourceVersion rv,
                                 bool initialEventsEnd) {
     d->initialEvents.poll(w, now);
     d->initialEvents.onProgress(w, initialEventsEnd);
+    d->cacheNotReady.onDelivered(w, now);
     d->states.onProgress(w, initialEventsEnd);
     d->guarantees.onProgress(w, now, rv);
     d->timeTravel.onProgress(w, now, rv);
@@ -169,9 +183,13 @@ void DetectorHub::watchError(WatcherId w, TimeUs now, const ObservedStatus& stat
     d->initialEvents.poll(w, now);
     d->ctx.noteCompactRevision(status.compactRevision);
     d->errorStatus.onError(w, now, status, false);
+    d->cacheNotReady.onError(w, now, status);
     d->states.onWatchError(w);
     d->prevKvNil.onWatchError(w, now, status);
-    d->retryLoop.onError(w, now, status, d->timeTravel.highest(w));
+    // A not-ready cache's 429/503 is the server telling the client to come back: cache-not-ready
+    // reports it when it lasts, not retry-loop.
+    if (!CacheNotReadyDetector::isNotReadyStatus(status))
+        d->retryLoop.onError(w, now, status, d->timeTravel.highest(w));
 }
 
 void DetectorHub::watchClosed(WatcherId w, TimeUs now, WatchCloseReason reason) {
@@ -188,6 +206,7 @@ void DetectorHub::watcherStopped(WatcherId w, TimeUs /*now*/) {
 void DetectorHub::watcherPosition(WatcherId w, TimeUs now, ResourceVersion rv, ResourceVersion head,
                                   double lagSeconds) {
     d->initialEvents.poll(w, now);
+    d->cacheNotReady.poll(w, now);
     d->lag.onPosition(w, now, rv, head, lagSeconds);
     d->stuck.onPosition(w, now, rv, head);
     d->states.onPosition(w, now, rv, head, lagSeconds);
@@ -208,6 +227,7 @@ void DetectorHub::report(const Anomaly& anomaly) {
 
 void DetectorHub::tick(TimeUs now) {
     d->initialEvents.tick(now);
+    d->cacheNotReady.tick(now);
 }
 
 std::int64_t DetectorHub::raisedCount() const {

@@ -21,6 +21,11 @@ struct DetectorThresholds {
     TimeUs stuckWatcherAfter = seconds(90);
     // initial-events-stalled: no initial-events-end bookmark this long after a watch-list opened.
     TimeUs initialEventsTimeout = seconds(30);
+    // cache-not-ready: requests kept getting 429 "storage is (re)initializing" / 503, or a
+    // cacher kept relisting without its watch settling, this long.
+    TimeUs cacheNotReadyAfter = seconds(30);
+    // ... a cacher's watch that stayed open this long without an error counts as settled.
+    TimeUs cacheSettledAfter = seconds(5);
 };
 
 } // namespace ws

@@ -70,6 +70,7 @@ void WatcherStateTracker::onWatchClosed(WatcherId w, WatchCloseReason reason) {
     State& s = at(w);
     switch (reason) {
     case WatchCloseReason::ClientTimeout:
+    case WatchCloseReason::CacheReinitialized:
         break; // the client re-watches at once
     case WatchCloseReason::AfterError:
         s.phase = Phase::Backoff; // the ERROR event counted already

@@ -1403,6 +1403,80 @@ void streamError(const Anomaly& a, const Facts&, Writer& t) {
                             "relist after a broken stream.");
 }
 
+void cacheNotReady(const Anomaly& a, const Facts& f, Writer& t) {
+    const QString secs = captured(a.message, "for ([\\d.]+) s");
+    const QString span = secs.isEmpty() ? QString() : QStringLiteral(" for %1 s").arg(secs);
+    if (isCacher(a))
+        t.what << QStringLiteral("The watch cache of %1 stayed not ready%2: its LIST did not "
+                                 "lead to a watch that held.")
+                      .arg(watcherLabel(a), span);
+    else
+        t.what << QStringLiteral("%1 kept being refused by a watch cache that is not ready%2.")
+                      .arg(watcherLabel(a).left(1).toUpper() + watcherLabel(a).mid(1), span);
+    t.why << QStringLiteral(
+        "Each resource's cacher runs its own reflector: a LIST from etcd, then a watch from the "
+        "list's RV, retried by wait.Until on a fixed 1 s period with no backoff. Its cache is not "
+        "ready from the start of an apiserver, and again whenever that ListAndWatch ends "
+        "(a \"too old\" watch, an etcd error), until the next list is in the cache.");
+    t.why << QStringLiteral(
+        "A list that outlives etcd's compaction window (slow CRD conversion, huge resources) "
+        "starts a watch from an RV that is already compacted: \"required revision has been "
+        "compacted\", relist, and again - the cache never becomes ready.");
+    switch (f.server.resilientWatchCacheInitialization()) {
+    case Tri::Yes:
+        t.why << QStringLiteral(
+                     "%1 (ResilientWatchCacheInitialization, beta 1.31, GA 1.34) answers WATCH "
+                     "and LISTs that need the cache with 429 \"storage is (re)initializing\" at "
+                     "once; GETs and LISTs with a limit and no selector go to etcd.")
+                     .arg(f.server.name());
+        if (f.server.minor() >= 33)
+            t.why << QStringLiteral("Its Retry-After grows with the time since the cache's "
+                                    "readiness changed: clamp(e^(0.06 x s), 1, 30) s, and the "
+                                    "message carries the last ListAndWatch error.");
+        else
+            t.why << QStringLiteral("Its Retry-After is always 1 s (it grows with the downtime "
+                                    "from 1.33).");
+        t.version(
+            QStringLiteral("%1: 429 while the cache initializes (1.31+)").arg(f.server.name()));
+        break;
+    case Tri::No:
+        if (f.server.minor() >= 27)
+            t.why << QStringLiteral("%1 makes such a watch wait for the cache until the watch's "
+                                    "own deadline (timeoutSeconds), then answers 503 "
+                                    "\"context deadline exceeded\"; RV=0 lists go to etcd.")
+                         .arg(f.server.name());
+        else
+            t.why << QStringLiteral("%1 makes such a watch wait for the cache with no deadline "
+                                    "at all: the request hangs, holding its APF seat; RV=0 "
+                                    "lists go to etcd.")
+                         .arg(f.server.name());
+        t.version(QStringLiteral("%1: watches block on a cache that is not ready (429 from 1.31)")
+                      .arg(f.server.name()));
+        break;
+    case Tri::Unknown:
+        serverUnknown(f, t,
+                      QStringLiteral("watches block up to 1.26, block then 503 on 1.27-1.30, "
+                                     "get 429 from 1.31"));
+        break;
+    }
+    if (f.server.known() && f.server.minor() >= 36)
+        t.why << QStringLiteral("With WatchCacheInitializationPostStartHook (on from 1.36) "
+                                "/readyz fails until the caches are initialized, so a load "
+                                "balancer keeps clients away from a restarting apiserver.");
+    t.fix << QStringLiteral("Look at the apiserver log for \"unexpected ListAndWatch error\" "
+                            "and \"cacher ... initialized\", and at "
+                            "apiserver_watch_cache_initializations_total.");
+    t.fix << QStringLiteral("For a list slower than the compaction window: speed up the "
+                            "conversion webhook or store objects in the served version, or "
+                            "raise --etcd-compaction-interval.");
+    t.fix << QStringLiteral("Clients should honour Retry-After; restart apiservers one at a time "
+                            "behind a load balancer that checks /readyz.");
+    t.ref("kubernetes KEP-4568");
+    t.ref("kubernetes issue #109603");
+    t.ref("kubernetes PR #130899");
+    t.ref("kubernetes issue #136950");
+}
+
 } // namespace
 
 AnomalyExplanation AnomalyExplainer::explain(const Anomaly& a, const VersionContext& v) {
@@ -1463,6 +1537,8 @@ AnomalyExplanation AnomalyExplainer::explain(const Anomaly& a, const VersionCont
         break;
     case AnomalyKind::CacheInconsistent:
         cacheInconsistent(a, f, t);
+    case AnomalyKind::CacheNotReady:
+        cacheNotReady(a, f, t);
         break;
     }
     return t.finish();

@@ -83,6 +83,7 @@ ObservedStatus ApiStatus::toObserved(ResourceVersion requested) const {
     s.reason = reason;
     s.message = message;
     s.requestedRv = requested;
+    s.retryAfterSeconds = retryAfterSeconds;
     return s;
 }
 
@@ -164,6 +165,29 @@ ApiStatus ApiStatus::etcdUnavailable() {
     s.reason = QStringLiteral("InternalError");
     s.message = QStringLiteral("etcdserver: request timed out");
     return s;
+}
+
+ApiStatus ApiStatus::storageInitializing(int retryAfterSeconds, const QString& lastError) {
+    ApiStatus s;
+    s.code = 429;
+    s.reason = QStringLiteral("TooManyRequests");
+    s.message = QStringLiteral("storage is (re)initializing");
+    if (!lastError.isEmpty())
+        s.message += QStringLiteral(": ") + lastError;
+    s.retryAfterSeconds = retryAfterSeconds;
+    return s;
+}
+
+ApiStatus ApiStatus::cacheWaitDeadlineExceeded() {
+    ApiStatus s;
+    s.code = 503;
+    s.reason = QStringLiteral("ServiceUnavailable");
+    s.message = QStringLiteral("context deadline exceeded");
+    return s;
+}
+
+bool ApiStatus::isStorageInitializing() const {
+    return code == 429 && message.startsWith(QLatin1String("storage is (re)initializing"));
 }
 
 } // namespace ws

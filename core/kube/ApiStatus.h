@@ -48,6 +48,14 @@ struct ApiStatus {
         return code == 0 && reason == QLatin1String("ConnectionRefused");
     }
     static ApiStatus etcdUnavailable();
+    // A watch cache that is not ready (ResilientWatchCacheInitialization, 1.31+):
+    // errors.NewTooManyRequests("storage is (re)initializing", retryAfter); from 1.33 the
+    // message carries the last ListAndWatch error after ": " (ready.go readGenerationLocked).
+    static ApiStatus storageInitializing(int retryAfterSeconds, const QString& lastError = {});
+    // A watch that waited on a not-ready cache until its context ended (1.27-1.30):
+    // errors.NewServiceUnavailable(ctx.Err().Error()).
+    static ApiStatus cacheWaitDeadlineExceeded();
+    bool isStorageInitializing() const;
 };
 
 } // namespace ws

@@ -6,6 +6,7 @@
 #include <QString>
 #include <QStringList>
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 
 namespace ws {
@@ -111,6 +112,21 @@ private:
     static constexpr double kRefillPerSecond = 0.05;
     double m_seconds = kMaxSeconds;
 };
+
+// The cacher's reflector runs ListAndWatch under wait.Until with a fixed 1 s period: after a
+// failed or ended ListAndWatch the next list starts a second later, with no backoff and no
+// jitter (cacher.go NewCacherFromConfig, v1.16 to v1.36).
+constexpr TimeUs kRelistPeriod = seconds(1);
+
+// Retry-After of the 429 "storage is (re)initializing": 1 s on 1.31-1.32; from 1.33
+// clamp(e^(0.06 x downtime_s), 1, 30) truncated to whole seconds, where downtime is the time
+// since the cache last became ready or not ready (util.go calculateRetryAfterForUnreadyCache).
+inline int retryAfterForUnreadyCache(TimeUs downtime, bool grows) {
+    if (!grows)
+        return 1;
+    const double s = static_cast<double>(std::max<TimeUs>(downtime, 0)) / kUsPerSecond;
+    return static_cast<int>(std::clamp(std::exp(0.06 * s), 1.0, 30.0));
+}
 
 } // namespace cacher
 } // namespace ws

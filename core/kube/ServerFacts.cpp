@@ -80,6 +80,11 @@ Tri ServerFacts::consistentListFromCache() const {
     return gate(QStringLiteral("ConsistentListFromCache"), m_profile.consistentListFromCache);
 }
 
+Tri ServerFacts::resilientWatchCacheInitialization() const {
+    return gate(QStringLiteral("ResilientWatchCacheInitialization"),
+                m_profile.resilientWatchCacheInitialization);
+}
+
 ServerFacts::TooLargeBody ServerFacts::tooLargeBody() const {
     if (!m_known)
         return TooLargeBody::Unknown;

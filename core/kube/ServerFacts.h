@@ -40,6 +40,9 @@ public:
     Tri separateCacheWatchRpc() const;
     Tri watchList() const;
     Tri consistentListFromCache() const;
+    // Gate ResilientWatchCacheInitialization (on from 1.31): 429 at once while a cache is not
+    // ready, instead of blocking.
+    Tri resilientWatchCacheInitialization() const;
     TooLargeBody tooLargeBody() const;
     QString tooOldReason() const { return m_known ? m_profile.tooOldReason() : QString(); }
 

@@ -23,10 +23,13 @@ struct ServerProfile {
     // Gate WatchFromStorageWithoutResourceVersion (1.27.13/1.28.9/1.29.4 to 1.35, off): turned
     // on, watches with RV="" go to etcd again (watchWithoutRvFromEtcd()).
     bool watchFromStorageWithoutResourceVersion = false;
-    // While a cache (re)initializes: 429 with a Retry-After growing with downtime (beta on 1.31,
-    // GA 1.34); before, requests block (<= 1.26) or block then 503 (1.27-1.30). Reference §9.
+    // gate ResilientWatchCacheInitialization (beta, on 1.31; GA 1.34): while a cache is not
+    // ready, WATCH and non-delegable LISTs get 429 "storage is (re)initializing" at once
+    // instead of blocking (cacher.go Watch/GetList at v1.31.0, KEP-4568).
     bool resilientWatchCacheInitialization = false;
-    bool watchCacheInitializationPostStartHook = false; // readyz waits for caches (on 1.36)
+    // gate WatchCacheInitializationPostStartHook (beta 1.31, on by default from 1.36): /readyz
+    // fails until every watch cache has been initialized.
+    bool watchCacheInitializationPostStartHook = false;
     bool btreeWatchCache = false;          // B-tree store, snapshots per RV (beta 1.32, GA 1.33)
     bool listFromCacheSnapshot = false;    // Exact/continue lists from snapshots (beta on 1.34)
     bool detectCacheInconsistency = false; // digest check against etcd (beta on 1.34)
@@ -83,6 +86,16 @@ struct ServerProfile {
     // Per-watcher channels sized from the ring's capacity and the watcher's index use from 1.25
     // (PR #109708); before, 10 or 1000 (CacherRules.h watcherChannelSize).
     bool adjustableWatchChannelSize() const { return minor >= 25; }
+
+    // While a cache is not ready, a watch (and a LIST that needs the cache) waits on
+    // ready.wait(): with no context up to 1.26 (it blocks until the cache is ready), with the
+    // request's context from 1.27 (it ends with 503 "context deadline exceeded" when the
+    // watch's timeout passes first). Only without ResilientWatchCacheInitialization.
+    bool notReadyWaitHasDeadline() const { return minor >= 27; }
+    // The 429's Retry-After: a fixed 1 s on 1.31-1.32; from 1.33 it grows with the time since
+    // the cache's readiness last changed (cacher/util.go calculateRetryAfterForUnreadyCache,
+    // kubernetes commit 04f0bd4e), and the message names the last ListAndWatch error.
+    bool retryAfterGrowsWithDowntime() const { return minor >= 33; }
 
     static std::optional<ServerProfile> fromVersion(const QString& version, QString* error);
     // Versions to offer in a chooser, oldest first: every minor modelled (1.16 to 1.36) and the

@@ -9,7 +9,7 @@ constexpr std::array<const char*, kAnomalyKindCount> kKindNames = {
     "too-old-rv",         "too-large-rv",       "retry-loop",
     "relist-storm",       "watcher-lag",        "stuck-watcher",
     "watcher-terminated", "stale-object",       "initial-events-stalled",
-    "stream-error",       "cache-inconsistent",
+    "stream-error",       "cache-inconsistent", "cache-not-ready",
 };
 } // namespace
 

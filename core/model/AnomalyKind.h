@@ -7,7 +7,8 @@
 
 namespace ws {
 
-// The stable anomaly kinds of SPEC §2. The order is the order of the spec table.
+// The stable anomaly kinds of SPEC §2. The order is the order of the spec table, then the
+// kinds added since.
 enum class AnomalyKind {
     PrevKvNil,
     RevisionGap,
@@ -25,11 +26,12 @@ enum class AnomalyKind {
     StaleObject,
     InitialEventsStalled,
     StreamError,
-    // Added after SPEC §2's first table (kinds are appended, never renamed); README lists them.
+    // Added after SPEC §2's table (README lists them); kinds are only ever appended.
     CacheInconsistent,
+    CacheNotReady,
 };
 
-constexpr int kAnomalyKindCount = static_cast<int>(AnomalyKind::CacheInconsistent) + 1;
+constexpr int kAnomalyKindCount = static_cast<int>(AnomalyKind::CacheNotReady) + 1;
 
 enum class Severity { Info, Warning, Error };
 enum class AnomalySource { Etcd, Apiserver, Simulator };

@@ -47,9 +47,9 @@ struct ObservedEvent {
     // A source that sees values (etcd) fills these so the detectors can check IsCreate and
     // PrevKV content against the value last seen for the key (KeyHistoryChecker).
     bool hasContent = false;
-    std::uint32_t valueSize = 0;       // of kv.value (PUT)
-    std::uint64_t valueHash = 0;       // contentHash() of kv.value
-    std::uint32_t prevValueSize = 0;   // of prev_kv.value, when hasPrevKv
+    std::uint32_t valueSize = 0;     // of kv.value (PUT)
+    std::uint64_t valueHash = 0;     // contentHash() of kv.value
+    std::uint32_t prevValueSize = 0; // of prev_kv.value, when hasPrevKv
     std::uint64_t prevValueHash = 0;
 };
 
@@ -64,6 +64,7 @@ struct ObservedStatus {
     QString message; // the server's message, verbatim
     ResourceVersion requestedRv = 0;
     ResourceVersion compactRevision = 0; // etcd compacted cancel
+    int retryAfterSeconds = 0;           // details.retryAfterSeconds / Retry-After (429, 504)
 };
 
 enum class WatchCloseReason : std::uint8_t {
@@ -72,6 +73,9 @@ enum class WatchCloseReason : std::uint8_t {
     AfterError,      // an ERROR event was delivered, then the stream ended: normal
     ClientCancelled, // the client went away (restart, shutdown): normal
     Broken,          // transport failure
+    // The watch cache re-initialized (its ListAndWatch restarted: terminateAllWatchers): the
+    // stream ends without an ERROR event, but this is no slow-watcher cut-off.
+    CacheReinitialized,
 };
 
 struct WatchRequest {

@@ -25,6 +25,10 @@ struct ResourceSpec {
     double deleteShare = 0.05; // share of writes that delete (an equal share creates)
     int namespaces = 3;
     int selectorGroups = 10; // objects spread over node-0..node-N-1 (field selector targets)
+    // How long each apiserver's cacher takes from reading this resource from etcd until the
+    // list is in its watch cache (decoding, CRD conversion of every object): the cache is not
+    // ready meanwhile, and its watch starts from the list's RV only then.
+    TimeUs cacherListDuration = 0;
 };
 
 struct EtcdSpec {

@@ -183,6 +183,8 @@ Scenario parseScenario(const YAML::Node& root) {
             r.namespaces = integer(n, m.where() + QStringLiteral(".namespaces"), 1, 10000);
         if (YAML::Node n = m.get("selectorGroups"))
             r.selectorGroups = integer(n, m.where() + QStringLiteral(".selectorGroups"), 1, 100000);
+        if (YAML::Node n = m.get("cacherListDuration"))
+            r.cacherListDuration = duration(n, m.where() + QStringLiteral(".cacherListDuration"));
         m.finish();
         s.resources.push_back(r);
     }

@@ -109,6 +109,14 @@ void ApiHandler::handle(const HttpRequestInfo& request, const std::shared_ptr<Re
     };
     if (isGet && path == QLatin1String("/version"))
         return text(200, m_discovery.version(), kJson);
+    if (isGet && path == QLatin1String("/readyz") &&
+        m_cluster.profile().watchCacheInitializationPostStartHook &&
+        !m_cluster.server().cachesInitializedSinceStart()) {
+        // WatchCacheInitializationPostStartHook (on from 1.36): the "storage-readiness" post-start
+        // hook holds /readyz until every watch cache has been initialized once.
+        return text(500, "[-]poststarthook/storage-readiness failed: reason withheld\n"
+                         "readyz check failed\n");
+    }
     if (isGet && (path == QLatin1String("/healthz") || path == QLatin1String("/livez") ||
                   path == QLatin1String("/readyz")))
         return text(200, "ok");
@@ -287,8 +295,9 @@ void ApiHandler::get(const ApiRequest& api, int resource, ResponseSink& sink) {
     KeyValuePtr object;
     if (key != kNoKey) {
         Cacher* cacher = m_cluster.server().cacher(resource);
-        // RV="" reads etcd; any other RV may be served by a ready cache.
-        if (!api.resourceVersion.isEmpty() && cacher && cacher->cache().ready())
+        // RV="" reads etcd; any other RV may be served by a ready cache (a GET on a cache that
+        // is not ready goes to etcd: always for RV=0, for any RV from 1.31, KEP-4568).
+        if (!api.resourceVersion.isEmpty() && cacher && cacher->ready())
             object = cacher->cache().object(key);
         else
             object = m_cluster.etcd().get(key);

@@ -47,6 +47,11 @@ std::string ServeMetrics::render() const {
     perCache("apiserver_terminated_watchers_total",
              "Counter of watchers closed due to unresponsiveness broken by resource type.",
              T::Counter, [](const Cacher& c) { return double(c.terminatedWatchers()); });
+    // Every list that landed in the cache (OnReplace); re-initializations close watchers too, but
+    // only the slow-watcher cut-off counts as terminated above.
+    perCache("apiserver_watch_cache_initializations_total",
+             "Counter of watch cache initializations broken by resource type.", T::Counter,
+             [](const Cacher& c) { return double(c.initializations()); });
     // DetectCacheInconsistency (1.34+): {group,resource,status}, only where a checker runs.
     if (m_cluster.profile().detectCacheInconsistency) {
         const char* name = "apiserver_storage_consistency_checks_total";

@@ -30,6 +30,23 @@ bool WatchStream::pump() {
         return false;
     }
     if (!m_started) {
+        // A watch waiting for a not-ready cache has sent nothing yet, not even headers: what
+        // it finally gets may be an HTTP error instead of a stream (503 from 1.27).
+        if (m_watch->pending)
+            return true;
+        if (m_watch->rejection) {
+            const ApiStatus& s = *m_watch->rejection;
+            if (s.code == 0) {
+                m_sink->abort();
+                return false;
+            }
+            HttpHeaders headers;
+            if (s.retryAfterSeconds > 0)
+                headers.emplace_back("Retry-After", std::to_string(s.retryAfterSeconds));
+            m_sink->respond(s.code, "application/json", s.toJson().toStdString() + '\n',
+                            std::move(headers));
+            return false;
+        }
         m_sink->beginStream(200, "application/json");
         m_started = true;
     }

@@ -149,10 +149,12 @@ private:
         st.code = words.value(2).toInt();
         st.reason = words.value(3);
         if (words.size() > 4 && !words[4].startsWith(QLatin1String("req=")) &&
-            !words[4].startsWith(QLatin1String("compact=")))
+            !words[4].startsWith(QLatin1String("compact=")) &&
+            !words[4].startsWith(QLatin1String("ra=")))
             st.message = words[4];
         st.requestedRv = option(words, "req");
         st.compactRevision = option(words, "compact");
+        st.retryAfterSeconds = static_cast<int>(option(words, "ra"));
         return st;
     }
 
@@ -300,6 +302,7 @@ Severity expectedSeverity(AnomalyKind kind) {
     case AnomalyKind::StuckWatcher:
     case AnomalyKind::WatcherTerminated:
     case AnomalyKind::InitialEventsStalled:
+    case AnomalyKind::CacheNotReady:
         return Severity::Warning;
     default:
         return Severity::Error;
@@ -352,6 +355,61 @@ void DetectorsTest::detects_data() {
         etcd + "open c rv=90; err c 410 Compacted compact=95; open c rv=100; ev c D:a:101:n",
         "prevkv-nil,too-old-rv", "compact revision 95");
     row("no prevkv-nil: create without prev_kv", etcd + "open c rv=100; ev c A:a:101:n", "");
+
+    // cache-not-ready: a client refused by a not-ready cache (what a real cluster source sees),
+    // or a simulated cacher whose list does not lead to a lasting watch, for 30 s.
+    const QString init = QStringLiteral("'storage is (re)initializing'");
+    row("cache-not-ready: 429 storage is (re)initializing for 31 s",
+        api + "at 1s; err i 429 TooManyRequests " + init + " ra=1; at 16s; lfail i 429 " +
+            "TooManyRequests " + init + " ra=2; at 32s; err i 429 TooManyRequests " + init +
+            " ra=6",
+        "cache-not-ready", "Retry-After up to 6 s");
+    row("no cache-not-ready: refusals spanning less than 30 s, then a client backing off",
+        api + "at 1s; err i 429 TooManyRequests " + init + " ra=1; at 20s; err i 429 " +
+            "TooManyRequests " + init + " ra=2; at 45s; tick; pos i 5 9 0",
+        "");
+    row("cache-not-ready: 1.33+ message with the last error",
+        api + "at 1s; err i 429 TooManyRequests 'storage is (re)initializing: etcdserver: "
+              "request timed out' ra=1; at 31s; err i 429 TooManyRequests 'storage is "
+              "(re)initializing: etcdserver: request timed out' ra=6",
+        "cache-not-ready",
+        "429 TooManyRequests: storage is (re)initializing: etcdserver: request timed out "
+        "(Retry-After up to 6 s)");
+    row("cache-not-ready: one 503 after a watch blocked until its timeout (1.27-1.30)",
+        api + "at 300s; err i 503 ServiceUnavailable 'context deadline exceeded'",
+        "cache-not-ready", "waited for a watch cache that is not ready until its own timeout");
+    row("no cache-not-ready: the cache took the watch within 30 s",
+        api + "at 1s; err i 429 TooManyRequests " + init +
+            " ra=1; at 20s; open i rv=5; at 60s; "
+            "tick",
+        "");
+    row("no cache-not-ready: another 429 (APF)",
+        api + "at 1s; err i 429 TooManyRequests 'Too many requests, please try again later.' "
+              "ra=1; at 40s; tick",
+        "");
+    row("no cache-not-ready: another 503",
+        api + "at 1s; err i 503 ServiceUnavailable 'the server is currently unable to handle the "
+              "request'; at 40s; tick",
+        "");
+    const QString cacher = QStringLiteral("w cacher/pods etcd pods;");
+    row("cache-not-ready: a cacher list that takes 31 s",
+        cacher + "list cacher/pods empty; at 31s; tick", "cache-not-ready",
+        "watch cache not ready for 31.0 s: its LIST has not completed");
+    row("cache-not-ready: a cacher whose watch is compacted after every list",
+        cacher + "list cacher/pods empty; at 12s; listed cacher/pods 100 5; open cacher/pods "
+                 "rv=100; err cacher/pods 410 Compacted compact=120; at 13s; list cacher/pods "
+                 "empty relist; at 25s; listed cacher/pods 130 5; open cacher/pods rv=130; err "
+                 "cacher/pods 410 Compacted compact=140; at 26s; list cacher/pods empty relist; "
+                 "at 31s; tick",
+        "cache-not-ready,too-old-rv=2",
+        "its list and watch failed 2 times without a watch that held, the current LIST running "
+        "for 5.0 s");
+    row("no cache-not-ready: a cacher whose watch held 5 s",
+        cacher + "list cacher/pods empty; at 20s; listed cacher/pods 100 5; open cacher/pods "
+                 "rv=100; at 25s; tick; at 40s; tick",
+        "");
+    row("no cache-not-ready: a slow first list of an etcd source (no cacher)",
+        etcd + "list c empty; at 40s; tick", "");
 
     // Key history (IsCreate, PrevKV content) of a watcher whose events carry content; "open c"
     // (start revision 1) replays the whole history, so every key starts absent.

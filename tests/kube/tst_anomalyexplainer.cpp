@@ -156,6 +156,11 @@ Anomaly sample(AnomalyKind kind) {
                                       "ns-0/pod-105@5235 (apiserver_storage_consistency_checks_"
                                       "total{status=\"failure\"}); the cache is not relisted"),
                        5360, QStringLiteral("/registry/pods/ns-0/pod-102"));
+    case AnomalyKind::CacheNotReady:
+        return anomaly(kind, AnomalySource::Apiserver, QStringLiteral("informer-7"),
+                       QStringLiteral("requests refused by a watch cache that is not ready for "
+                                      "30.9 s (6 times); last: 429 TooManyRequests: storage is "
+                                      "(re)initializing (Retry-After up to 2 s)"));
     }
     return {};
 }
@@ -583,6 +588,48 @@ private slots:
                                         << QStringLiteral("422")
                                         << QStringLiteral("proxy or an aggregated API server")
                                         << QStringLiteral("in 30.0 s"));
+    }
+
+    // cache-not-ready: what the client was told depends on the version (cacher.go at v1.26.0,
+    // v1.27.0, v1.31.0, v1.33.0; the readyz hook from 1.36).
+    void cacheNotReady_data() {
+        QTest::addColumn<QString>("server");
+        QTest::addColumn<QString>("expected");
+        QTest::addColumn<QString>("absent");
+        QTest::newRow("1.26 blocks") << "1.26"
+                                     << "no deadline at all|watches block on a cache"
+                                     << "answers WATCH|until the watch's own deadline";
+        QTest::newRow("1.30 blocks then 503") << "1.30"
+                                              << "until the watch's own deadline|"
+                                                 "\"context deadline exceeded\""
+                                              << "answers WATCH|no deadline at all";
+        QTest::newRow("1.31 429, Retry-After 1")
+            << "1.31"
+            << "answers WATCH and LISTs that need the cache with 429|always 1 s|"
+               "429 while the cache initializes (1.31+)"
+            << "clamp(e^(0.06|/readyz fails";
+        QTest::newRow("1.34 429, Retry-After grows")
+            << "1.34"
+            << "answers WATCH and LISTs that need the cache with 429|clamp(e^(0.06 x s), 1, 30)"
+            << "always 1 s|/readyz fails";
+        QTest::newRow("1.36 readyz hook") << "1.36"
+                                          << "clamp(e^(0.06 x s), 1, 30)|/readyz fails"
+                                          << "always 1 s";
+        QTest::newRow("unknown") << ""
+                                 << "kube-apiserver: version unknown|get 429 from 1.31"
+                                 << "";
+    }
+    void cacheNotReady() {
+        QFETCH(QString, server);
+        QFETCH(QString, expected);
+        QFETCH(QString, absent);
+        const AnomalyExplanation e = AnomalyExplainer::explain(sample(AnomalyKind::CacheNotReady),
+                                                               versions(server, "0.30", "3.5.13"));
+        expectIn(all(e),
+                 list(expected) << QStringLiteral("for 30.9 s")
+                                << QStringLiteral("fixed 1 s period")
+                                << QStringLiteral("required revision has been compacted"),
+                 list(absent));
     }
 
     void staleObject() {

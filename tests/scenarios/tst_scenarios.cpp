@@ -95,8 +95,10 @@ private slots:
         // The baseline first, then the incidents in name order.
         const QStringList expected = {"healthy",
                                       "cache-inconsistency-detected",
+                                      "cache-init-429",
                                       "cacher-retry-stale-object",
                                       "compaction-prevkv-nil",
+                                      "crd-conversion-stall",
                                       "ha-stale-read",
                                       "restart-relist-storm",
                                       "selector-watch-too-old",
@@ -162,6 +164,10 @@ private slots:
         QTest::newRow("cache-inconsistency-detected")
             << "cache-inconsistency-detected"
             << QStringList{"prevkv-nil", "stale-object", "cache-inconsistent"} << none;
+        QTest::newRow("cache-init-429") << "cache-init-429" << QStringList{"cache-not-ready"}
+                                        << QStringList{"watcher-terminated"};
+        QTest::newRow("crd-conversion-stall")
+            << "crd-conversion-stall" << QStringList{"cache-not-ready"} << none;
     }
 
     // Each scenario's fix, as the versions or gates a user would change (ScenarioOverrides, what
@@ -466,6 +472,91 @@ private slots:
         QCOMPARE(kinds(anomalies).contains(QStringLiteral("initial-events-stalled")), stalls);
         for (const Anomaly& a : anomalies)
             QCOMPARE(a.watcher, QStringLiteral("aggregated-watcher"));
+    }
+
+    // cache-init-429 under other server versions (ScenarioOverrides, as serve and whatif apply
+    // them): every version has the not-ready window after the restart and its cacher raises
+    // cache-not-ready; only 1.31+ clients see it as 429 "storage is (re)initializing", with a
+    // Retry-After of 1 on 1.31-1.32 and growing from 1.33; before, their watches just wait.
+    void cacheInit429ByVersion_data() {
+        QTest::addColumn<QString>("version");
+        QTest::addColumn<QString>("clients"); // none | fixed (Retry-After 1) | grows
+        QTest::newRow("as shipped (1.34): 429, Retry-After grows") << ""
+                                                                   << "grows";
+        QTest::newRow("1.33: 429, Retry-After grows") << "1.33"
+                                                      << "grows";
+        QTest::newRow("1.36: 429, Retry-After grows") << "1.36"
+                                                      << "grows";
+        QTest::newRow("1.31: 429, Retry-After 1") << "1.31"
+                                                  << "fixed";
+        QTest::newRow("1.30: watches block") << "1.30"
+                                             << "none";
+        QTest::newRow("1.26: watches block") << "1.26"
+                                             << "none";
+    }
+    void cacheInit429ByVersion() {
+        QFETCH(QString, version);
+        QFETCH(QString, clients);
+        Scenario s = load(QStringLiteral("cache-init-429"));
+        ScenarioOverrides o;
+        o.serverVersion = version;
+        QString error;
+        QVERIFY2(o.apply(s, &error), qPrintable(error));
+        const AnomalyList anomalies = runScenario(s, s.seed);
+        bool cacher = false;
+        QList<int> retryAfters; // the largest each refused client was told
+        static const QRegularExpression retryAfter(QStringLiteral("Retry-After up to (\\d+) s"));
+        for (const Anomaly& a : anomalies) {
+            if (a.kind != AnomalyKind::CacheNotReady)
+                continue;
+            if (a.watcher.startsWith(QLatin1String("cacher/"))) {
+                cacher = true;
+                continue;
+            }
+            QVERIFY2(a.message.contains(
+                         QLatin1String("429 TooManyRequests: storage is (re)initializing")),
+                     qPrintable(a.message));
+            const auto m = retryAfter.match(a.message);
+            QVERIFY2(m.hasMatch(), qPrintable(a.message));
+            retryAfters << m.captured(1).toInt();
+        }
+        QVERIFY2(cacher, qPrintable(summary(anomalies)));
+        QCOMPARE(retryAfters.isEmpty(), clients == QLatin1String("none"));
+        if (clients == QLatin1String("fixed"))
+            for (int r : retryAfters)
+                QCOMPARE(r, 1);
+        if (clients == QLatin1String("grows"))
+            QVERIFY2(*std::max_element(retryAfters.begin(), retryAfters.end()) >= 3,
+                     qPrintable(summary(anomalies)));
+    }
+
+    // crd-conversion-stall: a compaction interval longer than the cacher's list (the workaround)
+    // lets the cache become ready; the stall does not depend on the server version.
+    void crdConversionStall_data() {
+        QTest::addColumn<QString>("version");
+        QTest::addColumn<qint64>("compactionSeconds"); // 0: as shipped
+        QTest::addColumn<bool>("stalls");
+        QTest::newRow("as shipped (1.34, 10 s compaction)") << "" << qint64(0) << true;
+        QTest::newRow("1.30") << "1.30" << qint64(0) << true;
+        QTest::newRow("1.26") << "1.26" << qint64(0) << true;
+        QTest::newRow("compaction every 5 min") << "" << qint64(300) << false;
+        QTest::newRow("1.30, compaction every 5 min") << "1.30" << qint64(300) << false;
+    }
+    void crdConversionStall() {
+        QFETCH(QString, version);
+        QFETCH(qint64, compactionSeconds);
+        QFETCH(bool, stalls);
+        Scenario s = load(QStringLiteral("crd-conversion-stall"));
+        ScenarioOverrides o;
+        o.serverVersion = version;
+        if (compactionSeconds > 0)
+            o.compactionInterval = seconds(static_cast<double>(compactionSeconds));
+        QString error;
+        QVERIFY2(o.apply(s, &error), qPrintable(error));
+        const AnomalyList anomalies = runScenario(s, s.seed);
+        QVERIFY2(kinds(anomalies).contains(QStringLiteral("cache-not-ready")) == stalls,
+                 qPrintable(summary(anomalies)));
+        QVERIFY2(errorKinds(anomalies).isEmpty(), qPrintable(summary(anomalies)));
     }
 
     // A user copies a built-in scenario, edits it and runs it from a path.

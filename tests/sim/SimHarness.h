@@ -15,8 +15,13 @@
 namespace ws::test {
 
 struct SimHarness {
+    // cacherListDuration: how long the cacher's list takes to land in the cache (not ready
+    // meanwhile, from the start).
+    SimHarness(const QString& serverVersion, int objects, TimeUs cacherListDuration)
+        : SimHarness(serverVersion, objects, QStringLiteral("configmaps"), cacherListDuration) {}
     explicit SimHarness(const QString& serverVersion, int objects = 10,
-                        const QString& resourceName = QStringLiteral("configmaps"))
+                        const QString& resourceName = QStringLiteral("configmaps"),
+                        TimeUs cacherListDuration = 0)
         : etcd(keyspace), hub(keyspace.keys()), ctx{keyspace, etcd, hub, rng, 0, milliseconds(10)} {
         hub.setSink([this](const Anomaly& a) { anomalies.push_back(a); });
         resource = keyspace.addResource(resourceName);
@@ -27,6 +32,7 @@ struct SimHarness {
             etcd.put(0, k, std::string(300, 'v'));
         ApiServerConfig config;
         config.profile = *ServerProfile::fromVersion(serverVersion, nullptr);
+        config.cacherListDurations = {cacherListDuration};
         server = std::make_unique<ApiServer>(ctx, config, std::vector<int>{resource});
         server->start();
     }

@@ -75,6 +75,9 @@ QString AnomalyDetailPane::kindMeaning(AnomalyKind kind) {
     case AnomalyKind::CacheInconsistent:
         return tr("The apiserver's own consistency check (DetectCacheInconsistency, 1.34+) found "
                   "its watch cache different from etcd at the same RV.");
+    case AnomalyKind::CacheNotReady:
+        return tr("A watch cache stayed not ready: requests got 429 \"storage is "
+                  "(re)initializing\", 503 or blocked, or its cacher's relist kept failing.");
     }
     return {};
 }

@@ -73,6 +73,8 @@ bool Simulation::build(QString* error) {
         config.profile = *profile;
         config.etcdStreamEventsPerSecond = m_scenario.etcd.streamEventsPerSecond;
         config.behindLoadBalancer = m_scenario.server.loadBalancer;
+        for (const ResourceSpec& r : m_scenario.resources)
+            config.cacherListDurations.push_back(r.cacherListDuration);
         m_apiservers.push_back(std::make_unique<ApiServer>(m_ctx, config, resources));
         m_apiservers.back()->start();
     }
@@ -274,7 +276,9 @@ void Simulation::sample() {
             m_timeline.append(ws.rv, now, static_cast<double>(cache.resourceVersion()));
             m_timeline.append(ws.lag, now, static_cast<double>(head - cache.resourceVersion()));
             m_timeline.append(ws.lagSeconds, now, lagSeconds);
-            if (m_apiservers[a]->up())
+            // A cache that is not ready serves nothing: its position says nothing either
+            // (cache-not-ready reports the wait).
+            if (m_apiservers[a]->up() && c->ready())
                 m_hub.watcherPosition(c->hubId(), now, cache.resourceVersion(), head, lagSeconds);
         }
     }
@@ -293,8 +297,8 @@ void Simulation::sample() {
 void Simulation::checkConsistency() {
     for (auto& s : m_apiservers) {
         for (auto& c : s->cachers()) {
-            if (!c->cache().ready())
-                continue;
+            if (!c->ready())
+                continue; // a cache that is not ready serves nothing
             m_entries.clear();
             const ObjectStore& store = c->cache().store();
             for (KeyId k : store.keys())

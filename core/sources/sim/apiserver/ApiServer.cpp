@@ -13,9 +13,13 @@ namespace ws {
 ApiServer::ApiServer(SimContext& ctx, ApiServerConfig config, const std::vector<int>& resources)
     : m_ctx(ctx), m_config(std::move(config)) {
     // A resource without a watch cache (events) is served from etcd (ServerProfile).
-    for (int r : resources)
-        if (m_config.profile.watchCacheSize(ctx.keyspace.resourceName(r)) > 0)
-            m_cachers.push_back(std::make_unique<Cacher>(ctx, *this, r));
+    for (std::size_t i = 0; i < resources.size(); ++i) {
+        if (m_config.profile.watchCacheSize(ctx.keyspace.resourceName(resources[i])) == 0)
+            continue;
+        m_cachers.push_back(std::make_unique<Cacher>(ctx, *this, resources[i]));
+        if (i < m_config.cacherListDurations.size())
+            m_cachers.back()->setListDuration(m_config.cacherListDurations[i]);
+    }
 }
 
 ApiServer::~ApiServer() {
@@ -28,6 +32,11 @@ Cacher* ApiServer::cacher(int resource) {
         if (c->resource() == resource)
             return c.get();
     return nullptr;
+}
+
+bool ApiServer::cachesInitializedSinceStart() const {
+    return m_up && std::all_of(m_cachers.begin(), m_cachers.end(),
+                               [](const auto& c) { return c->initializedSinceStart(); });
 }
 
 ApiStatus ApiServer::downError() const {
@@ -139,24 +148,42 @@ void ApiServer::list(const ListOptions& options, std::function<void(ListResult)>
     Cacher* c = cacher(options.resource);
     // shouldDelegateList: RV="" (unless consistent reads from cache), or a limit with RV != "0".
     const bool rvZero = !options.rvEmpty && options.rv == 0;
-    const bool consistentFromCache = options.rvEmpty && m_config.profile.consistentListFromCache &&
-                                     c && c->cache().ready() &&
-                                     c->cache().resourceVersion() >= m_ctx.etcd.currentRevision();
-    if (!c || (options.rvEmpty && !consistentFromCache) ||
+    const bool consistent = options.rvEmpty && m_config.profile.consistentListFromCache;
+    if (!c || (options.rvEmpty && !consistent) ||
         (options.limit > 0 && !rvZero && !options.rvEmpty)) {
         listFromEtcd(options, done);
         return;
     }
-    if (consistentFromCache) {
-        listFromCache(*c, options, done);
-        return;
+    if (!c->ready()) {
+        if (m_config.profile.resilientWatchCacheInitialization) {
+            // KEP-4568 (1.31+): a list with a limit and no selector goes to etcd
+            // (shouldDelegateListOnNotReadyCache); any other gets the 429 at once.
+            if (options.limit > 0 && options.selectorGroup < 0) {
+                listFromEtcd(options, done);
+            } else {
+                ListResult r;
+                r.status = c->notReadyStatus();
+                done(std::move(r));
+            }
+            return;
+        }
+        if (rvZero || consistent) {
+            // Before: RV="0" needs no particular state, so etcd answers it.
+            listFromEtcd(options, done);
+            return;
+        }
     }
-    if (rvZero) {
-        // Any state, from the cache, no wait (from etcd while the cache is not ready).
-        if (c->cache().ready())
+    if (consistent) {
+        // From the cache once it has caught up with etcd; else the fallback to etcd.
+        if (c->cache().resourceVersion() >= m_ctx.etcd.currentRevision())
             listFromCache(*c, options, done);
         else
             listFromEtcd(options, done);
+        return;
+    }
+    if (rvZero) {
+        // Any state, from the cache, no wait.
+        listFromCache(*c, options, done);
         return;
     }
     // RV=N NotOlderThan: wait up to 3 s for the cache to reach N, else 504.
@@ -213,13 +240,31 @@ std::shared_ptr<ServerWatch> ApiServer::watch(const WatchOptions& options, ApiSt
             EtcdBackedWatch::Start{initialState ? 0 : options.rv, initialState}));
         return w;
     }
-    if (!c || !c->cache().ready()) {
+    if (!c) {
         error->code = 429;
         error->reason = QStringLiteral("TooManyRequests");
         error->message = QStringLiteral("Too many requests, please try again later.");
         error->retryAfterSeconds = 1;
         return nullptr;
     }
+    if (!c->ready()) {
+        // 1.31+: the 429 at once (checkAndReadGeneration). Before: the request waits in
+        // ready.wait() for the cache (until its deadline from 1.27, then 503).
+        if (m_config.profile.resilientWatchCacheInitialization) {
+            *error = c->notReadyStatus();
+            return nullptr;
+        }
+        const WatchOptions opts = options;
+        c->waitUntilReady(w, [this, c, w, opts, watchList] { serveWatch(*c, w, opts, watchList); });
+        return w;
+    }
+    serveWatch(*c, w, options, watchList);
+    return w;
+}
+
+void ApiServer::serveWatch(Cacher& cache, const std::shared_ptr<ServerWatch>& w,
+                           const WatchOptions& options, bool watchList) {
+    Cacher* c = &cache;
     // Input and result channels, sized by the watcher's use of the resource's trigger index.
     QStringList pinned;
     if (options.selectorGroup >= 0)
@@ -242,11 +287,10 @@ std::shared_ptr<ServerWatch> ApiServer::watch(const WatchOptions& options, ApiSt
                     w->fail(ApiStatus::tooLarge(m_config.profile, target,
                                                 c->cache().resourceVersion()));
             });
-        return w;
+        return;
     }
     const bool initialState = options.rvEmpty || options.rv == 0;
     c->addWatch(w, options.rv, initialState, false);
-    return w;
 }
 
 } // namespace ws

@@ -19,6 +19,9 @@ struct ApiServerConfig {
     ServerProfile profile;
     double etcdStreamEventsPerSecond = 0; // how fast one gRPC watch stream drains (0: no limit)
     bool behindLoadBalancer = false;      // requests to it while down: reset by the LB, not refused
+    // Per resource (in the order of the constructor's resources): how long each cacher's LIST
+    // takes to land in the cache (Cacher::setListDuration). Missing: 0.
+    std::vector<TimeUs> cacherListDurations;
 };
 
 // One simulated kube-apiserver: a cacher per resource over the shared simulated etcd, and the
@@ -44,6 +47,9 @@ public:
     void setPartitioned(bool partitioned); // cut off from etcd (its watch streams stall)
 
     Cacher* cacher(int resource);
+    // Every cache has been initialized at least once since this apiserver (re)started (what
+    // the storage-readiness post-start hook of 1.36 waits for).
+    bool cachesInitializedSinceStart() const;
     const std::vector<std::unique_ptr<Cacher>>& cachers() const { return m_cachers; }
 
     struct ListOptions {
@@ -74,10 +80,14 @@ public:
     };
     // A watch, or null with *error set when the request itself fails (connection refused,
     // 429 while the cache is not ready). Errors of an opened watch come as its ERROR event.
+    // Up to 1.30 a watch that arrives while the cache is not ready comes back `pending`: it
+    // waits for the cache, and from 1.27 may end `rejected` with 503 (ServerWatch).
     std::shared_ptr<ServerWatch> watch(const WatchOptions& options, ApiStatus* error);
 
 private:
     ApiStatus downError() const;
+    void serveWatch(Cacher& cache, const std::shared_ptr<ServerWatch>& w,
+                    const WatchOptions& options, bool watchList);
     void openStreams();
     void listFromEtcd(const ListOptions& options, const std::function<void(ListResult)>& done);
     void listFromCache(Cacher& cacher, const ListOptions& options,

@@ -39,6 +39,8 @@ QString Cacher::stateName() const {
         return QStringLiteral("stopped");
     case State::Backoff:
         return QStringLiteral("backoff");
+    case State::Listing:
+        return QStringLiteral("listing");
     case State::Watching:
         return QStringLiteral("watching");
     }
@@ -48,6 +50,11 @@ QString Cacher::stateName() const {
 void Cacher::start() {
     if (m_checker)
         m_checker->start();
+    // A new cacher: ready starts Pending, its state change time is now (ready.go newReady).
+    m_ready = false;
+    m_initializedSinceStart = false;
+    m_readyChangedAt = m_ctx.now;
+    m_lastError.clear();
     m_state = State::Backoff;
     m_retryAt = m_ctx.now;
     list();
@@ -58,6 +65,12 @@ void Cacher::stop() {
         m_checker->stop();
     cancelEtcdWatch();
     m_state = State::Stopped;
+    m_ready = false;
+    m_listed.clear();
+    auto pending = std::move(m_pending);
+    m_pending.clear();
+    for (auto& p : pending) // the waiting requests' connections are reset
+        p.watch->reject(ApiStatus::connectionReset(m_server.name()));
     m_ctx.hub.watcherStopped(m_hubId, m_ctx.now);
     for (auto& w : m_watches) {
         w->buffer.clear();
@@ -78,29 +91,69 @@ void Cacher::cancelEtcdWatch() {
     m_etcdWatch = -1;
 }
 
+TimeUs Cacher::sinceReadyChanged() const {
+    return m_ctx.now - m_readyChangedAt;
+}
+
+ApiStatus Cacher::notReadyStatus() const {
+    const bool grows = m_server.profile().retryAfterGrowsWithDowntime();
+    // 1.33+ (PR #130899): the message names the error the last ListAndWatch returned.
+    return ApiStatus::storageInitializing(
+        cacher::retryAfterForUnreadyCache(sinceReadyChanged(), grows),
+        grows ? m_lastError : QString());
+}
+
+void Cacher::setReady(bool ready) {
+    if (ready == m_ready)
+        return; // ready.set: Pending -> Pending keeps its change time
+    m_ready = ready;
+    m_readyChangedAt = m_ctx.now;
+}
+
 void Cacher::list() {
     ListRequest request;
     request.rvEmpty = true;
     request.isRelist = m_cache.ready() || m_cache.listResourceVersion() != 0;
-    m_ctx.hub.listStarted(m_hubId, m_ctx.now, request);
-    if (m_server.partitioned()) {
-        m_ctx.hub.listFailed(m_hubId, m_ctx.now, ApiStatus::etcdUnavailable().toObserved());
-        relistAfterBackoff();
-        return;
-    }
     // startCaching(): every (re)start of ListAndWatch terminates the cache's watchers first.
+    // This is a re-initialization, not the slow-watcher cut-off: it is not counted in
+    // apiserver_terminated_watchers_total (terminateAllWatchers vs. the dispatch timeout).
     for (auto& w : m_watches) {
         w->overflow.clear();
-        w->close(WatchCloseReason::ServerClosed);
+        w->close(WatchCloseReason::CacheReinitialized);
     }
     m_watches.clear();
-    std::vector<KeyValuePtr> objects;
+    ++m_listsStarted;
+    m_ctx.hub.listStarted(m_hubId, m_ctx.now, request);
+    if (m_server.partitioned()) {
+        const ApiStatus error = ApiStatus::etcdUnavailable();
+        m_ctx.hub.listFailed(m_hubId, m_ctx.now, error.toObserved());
+        listAndWatchEnded(error.message);
+        return;
+    }
+    // The list reads etcd now; the cache holds it (and the watch starts from its RV) only when
+    // decoding and conversion are done, m_listDuration later.
+    m_listed.clear();
     const auto& keys = m_ctx.etcd.liveKeys(m_resource);
-    objects.reserve(keys.size());
+    m_listed.reserve(keys.size());
     for (KeyId k : keys)
-        objects.push_back(m_ctx.etcd.get(k));
-    const ResourceVersion rv = m_ctx.etcd.currentRevision();
+        m_listed.push_back(m_ctx.etcd.get(k));
+    m_listedRv = m_ctx.etcd.currentRevision();
+    m_state = State::Listing;
+    m_listDoneAt = m_ctx.now + m_listDuration;
+    if (m_listDuration <= 0)
+        finishList();
+}
+
+void Cacher::finishList() {
+    std::vector<KeyValuePtr> objects = std::move(m_listed);
+    m_listed.clear();
+    const ResourceVersion rv = m_listedRv;
     m_cache.replace(objects, rv, m_ctx.now);
+    // OnReplace: the cache is ready from here (apiserver_watch_cache_initializations_total).
+    setReady(true);
+    ++m_initializations;
+    m_initializedSinceStart = true;
+    m_lastError.clear();
     m_ctx.hub.listCompleted(m_hubId, m_ctx.now, rv, static_cast<std::int64_t>(objects.size()));
     watchFrom(rv);
 }
@@ -119,10 +172,13 @@ void Cacher::watchFrom(ResourceVersion rv) {
     m_state = State::Watching;
 }
 
-void Cacher::relistAfterBackoff() {
+void Cacher::listAndWatchEnded(const QString& lastError) {
     cancelEtcdWatch();
+    // startCaching's defer: ready.set(false) (with the error from 1.33, ready.setError).
+    setReady(false);
+    m_lastError = lastError;
     m_state = State::Backoff;
-    m_retryAt = m_ctx.now + m_backoff.next(m_ctx.now, m_ctx.rng);
+    m_retryAt = m_ctx.now + cacher::kRelistPeriod;
 }
 
 void Cacher::handleInternalError(const ApiStatus& status) {
@@ -139,7 +195,8 @@ void Cacher::handleInternalError(const ApiStatus& status) {
             return;
         }
     }
-    relistAfterBackoff();
+    // Past the window the reflector's watchHandler returns the error and ListAndWatch ends.
+    listAndWatchEnded(status.message);
 }
 
 void Cacher::onEtcdWatchResponse(const EtcdWatchResponse& response) {
@@ -155,7 +212,8 @@ void Cacher::onEtcdWatchResponse(const EtcdWatchResponse& response) {
         status.compactRevision = response.compactRevision;
         hub.watchError(m_hubId, m_ctx.now, status);
         m_etcdWatch = -1;
-        relistAfterBackoff();
+        // A "too old" watch ends ListAndWatch without an error (reflector isExpiredError).
+        listAndWatchEnded(QString());
         return;
     }
     if (response.isProgress()) {
@@ -314,9 +372,36 @@ TimeUs Cacher::nextBookmarkTime(const ServerWatch& w) const {
                                     m_server.profile().bookmarkInterval);
 }
 
+void Cacher::waitUntilReady(const std::shared_ptr<ServerWatch>& w, std::function<void()> admit) {
+    w->pending = true;
+    m_pending.push_back(Pending{w, std::move(admit)});
+}
+
+void Cacher::servicePending() {
+    if (m_pending.empty())
+        return;
+    auto pending = std::move(m_pending);
+    m_pending.clear();
+    for (auto& p : pending) {
+        if (p.watch->closed)
+            continue; // the client gave up
+        if (m_ready) {
+            p.watch->pending = false;
+            p.admit();
+        } else if (m_server.profile().notReadyWaitHasDeadline() && m_ctx.now >= p.watch->deadline) {
+            // ready.waitAndReadGeneration(ctx) returned ctx.Err(): from v1.27.0 cacher.Watch
+            // waits with the watch's context (v1.26.0: ready.wait() without one; issue #109603),
+            // and the handler turns it into errors.NewServiceUnavailable.
+            p.watch->reject(ApiStatus::cacheWaitDeadlineExceeded());
+        } else {
+            m_pending.push_back(std::move(p));
+        }
+    }
+}
+
 void Cacher::waitForResourceVersion(ResourceVersion rv, std::function<void()> ready,
                                     std::function<void(bool)> timedOut) {
-    if (m_cache.ready() && m_cache.resourceVersion() >= rv) {
+    if (m_ready && m_cache.resourceVersion() >= rv) {
         ready();
         return;
     }
@@ -330,7 +415,12 @@ void Cacher::serviceWaits() {
     auto waits = std::move(m_waits);
     m_waits.clear();
     for (auto& wait : waits) {
-        if (m_cache.ready() && m_cache.resourceVersion() >= wait.rv)
+        if (!m_ready) {
+            // Before 1.31 a LIST that needs the cache first waits in ready.wait() (1.31+ answer
+            // 429 before getting here); the 3 s freshness wait starts once it is ready.
+            wait.deadline = std::max(wait.deadline, m_ctx.now + m_server.profile().blockTimeout);
+            m_waits.push_back(std::move(wait));
+        } else if (m_cache.resourceVersion() >= wait.rv)
             wait.ready();
         else if (m_ctx.now >= wait.deadline)
             wait.timedOut(false);
@@ -396,6 +486,9 @@ void Cacher::tick() {
         return;
     if (m_state == State::Backoff && m_ctx.now >= m_retryAt)
         list();
+    if (m_state == State::Listing && m_ctx.now >= m_listDoneAt)
+        finishList();
+    servicePending();
     serviceWaits();
     serviceWatches();
     if (m_checker)

@@ -2,7 +2,6 @@
 
 #include "CacheConsistencyChecker.h"
 #include "ServerWatch.h"
-#include "kube/Backoff.h"
 #include "kube/CacherRules.h"
 #include "kube/WatchCache.h"
 #include "sources/sim/etcd/EtcdWatchHub.h"
@@ -28,6 +27,24 @@ public:
     void start();
     void stop(); // the apiserver went down: watches break, the cache forgets
     void tick();
+    // How long the cacher's LIST takes from reading etcd until the cache holds it (decoding,
+    // CRD conversion): its watch starts from the list RV only then. 0: at once.
+    void setListDuration(TimeUs d) { m_listDuration = d; }
+
+    // The cacher's `ready` condition (cacher/ready.go): false from the start of the apiserver
+    // and whenever ListAndWatch ended, true from the moment a list was replaced into the cache
+    // until its ListAndWatch ends. A not-ready cache serves nothing.
+    bool ready() const { return m_ready; }
+    // Time since ready last changed (ready.go lastStateChangeTime): the "downtime" the 1.33+
+    // Retry-After grows with.
+    TimeUs sinceReadyChanged() const;
+    // The 429 a request that needs this not-ready cache gets (ResilientWatchCacheInitialization).
+    ApiStatus notReadyStatus() const;
+    std::int64_t initializations() const { return m_initializations; }
+    bool initializedSinceStart() const { return m_initializedSinceStart; }
+    // The cacher's current etcd watch (-1: none), and the lists its reflector started.
+    int etcdWatchId() const { return m_etcdWatch; }
+    std::int64_t listsStarted() const { return m_listsStarted; }
 
     WatchCache& cache() { return m_cache; }
     const WatchCache& cache() const { return m_cache; }
@@ -47,6 +64,10 @@ public:
     // Serves a watch from the cache (RV "0"/"" → initial state, N → from the ring or 410).
     void addWatch(const std::shared_ptr<ServerWatch>& watch, ResourceVersion rv, bool initialState,
                   bool initialEventsEnd);
+    // A watch that arrived while the cache was not ready and waits in ready.wait(): `admit`
+    // runs once the cache is ready; before that, from 1.27 its deadline (the watch's context)
+    // ends it with 503 (w->reject). The apiserver going down breaks it.
+    void waitUntilReady(const std::shared_ptr<ServerWatch>& w, std::function<void()> admit);
     // Runs `ready` once the cache RV reaches rv, or `timedOut` after the block timeout (3 s).
     void waitForResourceVersion(ResourceVersion rv, std::function<void()> ready,
                                 std::function<void(bool serverDown)> timedOut);
@@ -54,11 +75,17 @@ public:
     void onEtcdWatchResponse(const EtcdWatchResponse& response) override;
 
 private:
-    enum class State { Stopped, Backoff, Watching };
+    enum class State { Stopped, Backoff, Listing, Watching };
     void list();
+    void finishList();
+    void setReady(bool ready);
+    // ListAndWatch returned: the cache is not ready until the next list, which wait.Until
+    // starts kRelistPeriod later. lastError: what it returned (empty for a watch that ended
+    // with "too old", which the reflector treats as a normal end).
+    void listAndWatchEnded(const QString& lastError);
+    void servicePending();
     void watchFrom(ResourceVersion rv);
     void cancelEtcdWatch();
-    void relistAfterBackoff();
     void handleInternalError(const ApiStatus& status);
     void dispatch(const CacheEvent& event);
     bool deliver(const CacheEvent& event);
@@ -76,7 +103,16 @@ private:
     State m_state = State::Stopped;
     int m_etcdWatch = -1;
     TimeUs m_retryAt = 0;
-    Backoff m_backoff;
+    TimeUs m_listDuration = 0;
+    TimeUs m_listDoneAt = 0;
+    std::vector<KeyValuePtr> m_listed; // the list in progress (read from etcd at its start)
+    ResourceVersion m_listedRv = 0;
+    bool m_ready = false;
+    TimeUs m_readyChangedAt = 0;
+    QString m_lastError;
+    std::int64_t m_initializations = 0;
+    bool m_initializedSinceStart = false;
+    std::int64_t m_listsStarted = 0;
     TimeUs m_firstInternalError = 0;
     TimeUs m_lastInternalError = 0;
     std::vector<std::shared_ptr<ServerWatch>> m_watches;
@@ -95,6 +131,11 @@ private:
         std::function<void(bool serverDown)> timedOut;
     };
     std::vector<Wait> m_waits;
+    struct Pending {
+        std::shared_ptr<ServerWatch> watch;
+        std::function<void()> admit;
+    };
+    std::vector<Pending> m_pending;
     std::vector<ObservedEvent> m_observed;
     std::unique_ptr<CacheConsistencyChecker> m_checker;
 };

@@ -48,6 +48,10 @@ struct ServerWatch {
     bool closed = false; // no more items will be added; the client sees EOF after the buffer
     WatchCloseReason closeReason = WatchCloseReason::ClientTimeout;
     std::optional<ApiStatus> error; // the ERROR event, delivered as the last buffer item
+    // The request waits for a not-ready cache (ready.wait): no response yet, not even headers.
+    bool pending = false;
+    // What such a waiting request finally got instead of a watch: an HTTP error (503).
+    std::optional<ApiStatus> rejection;
 
     bool matches(int group) const { return selectorGroup < 0 || selectorGroup == group; }
     bool hasRoom() const { return capacity == 0 || buffer.size() < capacity + readAllowance; }
@@ -69,6 +73,11 @@ struct ServerWatch {
         d.type = WatchEventType::Error;
         overflow.clear();
         buffer.push_back(std::move(d));
+        close(WatchCloseReason::AfterError);
+    }
+    void reject(const ApiStatus& status) {
+        pending = false;
+        rejection = status;
         close(WatchCloseReason::AfterError);
     }
     void close(WatchCloseReason reason) {

@@ -173,23 +173,45 @@ void ClientReflector::startWatch(bool watchList) {
     ApiStatus error;
     auto w = server().watch(
         m_config.viaInitialEventsProxy ? InitialEventsProxy::forward(options) : options, &error);
-    if (!w) {
-        m_ctx.hub.watchError(m_hubId, m_ctx.now, error.toObserved(options.rv));
-        if (error.code == 0)
-            switchApiserver(); // the next connection lands on another apiserver
-        if (watchList)
-            return watchListFailed(error);
-        backoffThen(m_config.profile.rewatchesAfterWatchRequestError(error, m_everSynced)
-                        ? Next::Watch
-                        : Next::List);
-        return;
-    }
-    m_ctx.hub.watchOpened(m_hubId, m_ctx.now, request);
+    if (!w)
+        return watchRequestFailed(error, watchList, options.rv);
     m_watch = std::move(w);
+    m_watchRequest = request;
+    m_watchAnswered = false;
     m_watchEvents = 0;
     m_awaitingInitialEnd = watchList;
     m_initialStore.clear();
     m_state = State::Watching;
+    watchAnswered();
+}
+
+void ClientReflector::watchRequestFailed(const ApiStatus& error, bool watchList,
+                                         ResourceVersion rv) {
+    m_watch.reset();
+    m_ctx.hub.watchError(m_hubId, m_ctx.now, error.toObserved(rv));
+    if (error.code == 0)
+        switchApiserver(); // the next connection lands on another apiserver
+    if (watchList) {
+        m_awaitingInitialEnd = false;
+        return watchListFailed(error);
+    }
+    backoffThen(m_config.profile.rewatchesAfterWatchRequestError(error, m_everSynced) ? Next::Watch
+                                                                                      : Next::List);
+}
+
+bool ClientReflector::watchAnswered() {
+    if (m_watchAnswered)
+        return true;
+    if (m_watch->pending)
+        return false; // blocked in the apiserver's ready.wait()
+    if (m_watch->rejection) {
+        const ApiStatus status = *m_watch->rejection;
+        watchRequestFailed(status, m_awaitingInitialEnd, m_watchRequest.rv);
+        return false;
+    }
+    m_watchAnswered = true;
+    m_ctx.hub.watchOpened(m_hubId, m_ctx.now, m_watchRequest);
+    return true;
 }
 
 void ClientReflector::watchListFailed(const ApiStatus& status) {
@@ -279,6 +301,8 @@ void ClientReflector::flushObserved() {
 std::size_t ClientReflector::readSome(std::size_t max) {
     const bool unlimited = m_config.readEventsPerSecond <= 0;
     std::size_t read = 0;
+    if (m_state == State::Watching && m_watch && !watchAnswered())
+        return 0;
     while (read < max && m_state == State::Watching && m_watch && !m_watch->buffer.empty()) {
         if (!unlimited && m_readCredit < 1.0)
             break;
@@ -317,7 +341,7 @@ std::size_t ClientReflector::readSome(std::size_t max) {
 }
 
 void ClientReflector::endTick() {
-    if (m_state != State::Watching || !m_watch)
+    if (m_state != State::Watching || !m_watch || !watchAnswered())
         return;
     if (m_watch->buffer.empty() && m_watch->closed) {
         watchEnded();

@@ -73,6 +73,10 @@ private:
     void flushObserved();
     void watchEnded();
     void dropWatch();
+    // A watch request still waiting for a not-ready cache has no response yet: false until it
+    // has one; then reports it opened (or handles its 503) once.
+    bool watchAnswered();
+    void watchRequestFailed(const ApiStatus& error, bool watchList, ResourceVersion rv);
     void backoffThen(Next next);
     void switchApiserver();
     ApiServer& server() { return *m_servers[static_cast<size_t>(m_apiserver)]; }
@@ -98,6 +102,8 @@ private:
     bool m_fallbackToList = false; // this ListAndWatch's watch-list failed: LIST instead
 
     std::shared_ptr<ServerWatch> m_watch;
+    bool m_watchAnswered = true;           // the current watch request got its response headers
+    WatchRequest m_watchRequest;           // what the current watch asked for
     std::vector<ObservedEvent> m_observed; // read, not yet reported to the detectors
     std::int64_t m_watchEvents = 0;
     double m_readCredit = 0;
