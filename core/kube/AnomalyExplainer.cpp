@@ -1537,6 +1537,7 @@ AnomalyExplanation AnomalyExplainer::explain(const Anomaly& a, const VersionCont
         break;
     case AnomalyKind::CacheInconsistent:
         cacheInconsistent(a, f, t);
+        break;
     case AnomalyKind::CacheNotReady:
         cacheNotReady(a, f, t);
         break;
