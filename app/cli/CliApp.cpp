@@ -73,7 +73,8 @@ const char* kUsage =
     "                                 and clients: one informer per resource, or the apiservers,\n"
     "                                 clients and faults of --cluster); compare anomalies\n"
     "  serve --listen HOST:PORT --scenario NAME [--server-version 1.16..1.36]\n"
-    "        [--feature-gates G=true,...] [--seed N] [--apiserver N] [--duration D]\n"
+    "        [--feature-gates G=true,...] [--etcd-version V] [--seed N] [--apiserver N]\n"
+    "        [--duration D]\n"
     "        [--tls-cert F --tls-key F] [--client-ca F] [--token-file F] [--authorize-group G]\n"
     "                                 serve a scenario as a kube-apiserver (kubectl works)\n"
     "  load --etcd URL[,URL...] [--rate N/s] [--duration 30s] [--objects N] [--compact-every 10s]\n"
@@ -446,8 +447,9 @@ int CliApp::serve(const QStringList& arguments) {
     const QCommandLineOption clientCa(QStringLiteral("client-ca"), {}, QStringLiteral("FILE"));
     const QCommandLineOption tokenFile(QStringLiteral("token-file"), {}, QStringLiteral("FILE"));
     const QCommandLineOption authorize(QStringLiteral("authorize-group"), {}, QStringLiteral("G"));
-    parser.addOptions({listen, scenario, etcd, version, gates, seed, apiserver, duration, speed,
-                       tlsCert, tlsKey, clientCa, tokenFile, authorize});
+    const QCommandLineOption etcdVersion(QStringLiteral("etcd-version"), {}, QStringLiteral("V"));
+    parser.addOptions({listen, scenario, etcd, version, gates, etcdVersion, seed, apiserver,
+                       duration, speed, tlsCert, tlsKey, clientCa, tokenFile, authorize});
     if (!parser.parse(arguments))
         return fail(QStringLiteral("serve: %1").arg(parser.errorText()));
     if (!parser.positionalArguments().isEmpty())
@@ -483,6 +485,7 @@ int CliApp::serve(const QStringList& arguments) {
             return fail(QStringLiteral("--server-version: %1").arg(why));
         options.serverVersion = parser.value(version);
     }
+    options.etcdVersion = parser.value(etcdVersion);
     for (const QString& g : parser.values(gates))
         options.featureGates << g.split(u',', Qt::SkipEmptyParts);
     if (parser.isSet(seed)) {

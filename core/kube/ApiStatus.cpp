@@ -12,8 +12,12 @@ namespace ws {
 QByteArray ApiStatus::toJson() const {
     // metav1.Status in its Go field order (kind, apiVersion, metadata, status, message, reason,
     // details, code), as the apiserver's JSON encoder writes it.
-    std::string o =
-        R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":)";
+    std::string o = R"({"kind":"Status","apiVersion":"v1","metadata":{)";
+    if (!listContinue.isEmpty()) {
+        o += R"("continue":)";
+        appendJsonString(o, listContinue);
+    }
+    o += R"(},"status":"Failure","message":)";
     appendJsonString(o, message);
     o += R"(,"reason":)";
     appendJsonString(o, reason);
@@ -103,6 +107,44 @@ ApiStatus ApiStatus::tooOldFromEtcd(const ServerProfile&) {
     s.code = 410;
     s.reason = QStringLiteral("Expired");
     s.message = QStringLiteral("The resourceVersion for the provided watch is too old.");
+    return s;
+}
+
+// etcd3/errors.go (interpretListError, handleCompactedErrorForPaging): the same texts from
+// v1.16.0 to v1.34.0.
+ApiStatus ApiStatus::listTooOld() {
+    ApiStatus s;
+    s.code = 410;
+    s.reason = QStringLiteral("Expired");
+    s.message = QStringLiteral("The resourceVersion for the provided list is too old.");
+    return s;
+}
+
+ApiStatus ApiStatus::continueTooOld(const QString& freshToken) {
+    ApiStatus s;
+    s.code = 410;
+    s.reason = QStringLiteral("Expired");
+    s.message = QStringLiteral("The provided continue parameter is too old to display a "
+                               "consistent list result. You can start a new list without the "
+                               "continue parameter");
+    if (freshToken.isEmpty()) {
+        s.message += u'.';
+        return s;
+    }
+    s.message += QStringLiteral(
+        ", or use the continue token in this response to retrieve the remainder of the results. "
+        "Continuing with the provided token results in an inconsistent list - objects that were "
+        "created, modified, or deleted between the time the first chunk was returned and now may "
+        "show up in the list.");
+    s.listContinue = freshToken;
+    return s;
+}
+
+ApiStatus ApiStatus::invalidContinue(const QString& why) {
+    ApiStatus s;
+    s.code = 400;
+    s.reason = QStringLiteral("BadRequest");
+    s.message = QStringLiteral("invalid continue token: continue key is not valid: %1").arg(why);
     return s;
 }
 

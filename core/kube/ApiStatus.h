@@ -30,6 +30,8 @@ struct ApiStatus {
         QString field;
     };
     std::vector<FieldCause> fieldCauses;
+    // metadata.continue of the Status (ListMeta): the fresh token an expired continue gets.
+    QString listContinue;
 
     QByteArray toJson() const;
     ObservedStatus toObserved(ResourceVersion requested = 0) const;
@@ -37,6 +39,14 @@ struct ApiStatus {
     static ApiStatus tooOld(const ServerProfile& profile, ResourceVersion requested,
                             ResourceVersion oldestMinusOne);
     static ApiStatus tooOldFromEtcd(const ServerProfile& profile);
+    // A list at a compacted revision from etcd (resourceVersionMatch=Exact, or a limit with
+    // RV=N): 410 Expired "The resourceVersion for the provided list is too old."
+    static ApiStatus listTooOld();
+    // A continue whose revision was compacted: 410 Expired with a fresh token (rv -1: continue
+    // at the latest revision) in metadata.continue; without one, the plain message.
+    static ApiStatus continueTooOld(const QString& freshToken);
+    // An undecodable continue token: 400 "invalid continue token: continue key is not valid...".
+    static ApiStatus invalidContinue(const QString& why);
     static ApiStatus tooLarge(const ServerProfile& profile, ResourceVersion requested,
                               ResourceVersion current);
     static ApiStatus prevKvNil(const QString& key, ResourceVersion modRevision, bool isDelete);

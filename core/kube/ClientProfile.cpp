@@ -39,17 +39,20 @@ Backoff ClientProfile::rewatchBackoff() const {
 }
 
 ClientProfile::ListRv ClientProfile::relistResourceVersion(std::int64_t lastSyncRv,
-                                                           bool rvUnavailable) const {
+                                                           bool rvUnavailable,
+                                                           bool paginatedResult) const {
     ListRv r;
-    if (alwaysListFromZero)
-        return r;
-    if (rvUnavailable) {
-        r.empty = true;
-        r.limit = 500;
-        return r;
+    if (!alwaysListFromZero) {
+        r.empty = rvUnavailable;
+        r.rv = rvUnavailable ? 0 : lastSyncRv; // 0 means "0": never synced
     }
-    r.rv = lastSyncRv; // 0 means "0": never synced
+    const bool cacheServesWhole = !r.empty && r.rv != 0 && !paginatedResult;
+    r.limit = paginationHack && cacheServesWhole ? 0 : kPageSize;
     return r;
+}
+
+bool ClientProfile::pagerFallsBackToFullList(const ApiStatus& status, bool onContinuePage) {
+    return onContinuePage && status.code == 410 && status.reason == QLatin1String("Expired");
 }
 
 bool ClientProfile::rewatchesAfterWatchRequestError(const ApiStatus& s, bool everSynced) const {
@@ -165,6 +168,7 @@ std::optional<ClientProfile> ClientProfile::fromName(const QString& text, QStrin
     p.expiredListFallback = !p.alwaysListFromZero;
     p.watchExpiredRelistsFromEmpty = before018 && !p.alwaysListFromZero; // 0.17.0
     p.fixedRelistPeriod = before018;
+    p.paginationHack = !before018;
     p.fixedRewatchSleep = facts.backsOffBeforeRewatch() == Tri::No;
     p.rewatchOnTooManyRequests = facts.rewatchesOn429() == Tri::Yes;
     p.watchList = facts.watchListByDefault() == Tri::Yes;

@@ -51,6 +51,12 @@ struct ClientProfile {
     // their own initConnBackoffManager (800 ms doubling to 30 s, like the relist backoff).
     bool fixedRewatchSleep = false;
 
+    // The reflector's "pagination hack" (PR #86430, 0.18+): an RV other than ""/"0" is listed
+    // without a limit so the watch cache can serve it, unless an RV="0" list once came back
+    // paginated (r.paginatedResult). Before 0.18 every list asks for pages of 500.
+    bool paginationHack = true;
+    static constexpr std::int64_t kPageSize = 500; // tools/pager defaultPageSize
+
     // The wait after ListAndWatch returned (an error, a failed list, a watch ERROR event).
     Backoff relistBackoff() const;
     // The wait before a re-watch after a refused watch request (and a 429 from 0.22).
@@ -61,9 +67,13 @@ struct ClientProfile {
     struct ListRv {
         bool empty = false; // resourceVersion=""
         std::int64_t rv = 0;
-        std::int64_t limit = 0; // pager page size for RV="" lists (served by etcd)
+        std::int64_t limit = 0; // the pager's page size (paginationHack); 0: no limit
     };
-    ListRv relistResourceVersion(std::int64_t lastSyncRv, bool rvUnavailable) const;
+    ListRv relistResourceVersion(std::int64_t lastSyncRv, bool rvUnavailable,
+                                 bool paginatedResult = false) const;
+    // tools/pager ListPager.List (0.18+, FullListIfExpired): a 410 Expired on a continue page
+    // (page 2 or later) ends the paging in one full list at the first page's RV, without limit.
+    static bool pagerFallsBackToFullList(const ApiStatus& status, bool onContinuePage);
 
     bool isTooLargeResourceVersion(const ApiStatus& status) const;
     bool isExpired(const ApiStatus& status) const;

@@ -32,6 +32,15 @@ Tri EtcdFacts::hasStarvationFix() const {
     return Tri::No;
 }
 
+Tri EtcdFacts::supportsRequestWatchProgress() const {
+    // ver < 3.4.31 || (3.5.0 <= ver < 3.5.13): not supported; an unparsable version neither.
+    if (!m_known || m_version.minor < 4)
+        return m_known ? Tri::No : Tri::Unknown;
+    if (m_version.minor >= 6)
+        return Tri::Yes;
+    return atLeast(m_version.minor, m_version.minor == 5 ? 13 : 31);
+}
+
 Tri EtcdFacts::hasProgressNotifyInterval() const {
     return atLeast(4, 11);
 }

@@ -18,6 +18,10 @@ public:
     // Issue #17529 (a compacted unsynced watcher on a full shared stream skipped ahead silently)
     // fixed by PR #17555 in 3.4.31 and 3.5.13; 3.6 and later have it too.
     Tri hasStarvationFix() const;
+    // RequestProgress answers that kube-apiserver trusts for consistent reads from its cache:
+    // 3.4.31+ / 3.5.13+ / 3.6 (storage/feature/feature_support_checker.go since v1.31.0, PR
+    // #124612; etcd issues #15220 and #17507).
+    Tri supportsRequestWatchProgress() const;
     // --experimental-watch-progress-notify-interval: since 3.4.11.
     Tri hasProgressNotifyInterval() const;
 

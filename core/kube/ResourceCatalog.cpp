@@ -64,6 +64,27 @@ const Known* find(const QString& name) {
 
 } // namespace
 
+QString ResourceInfo::storagePrefix() const {
+    // pkg/registry/*/storage: the resource prefixes that differ from the plural (the inverse of
+    // KubernetesKeyDecoder::decodeKey).
+    if (plural == QLatin1String("services") && group.isEmpty())
+        return QStringLiteral("/services/specs");
+    if (plural == QLatin1String("endpoints") && group.isEmpty())
+        return QStringLiteral("/services/endpoints");
+    if (plural == QLatin1String("nodes") && group.isEmpty())
+        return QStringLiteral("/minions");
+    if (plural == QLatin1String("replicationcontrollers") && group.isEmpty())
+        return QStringLiteral("/controllers");
+    if (plural == QLatin1String("ingresses"))
+        return QStringLiteral("/ingress");
+    // Custom resources, APIServices and CRDs keep their group in the key.
+    if ((group.contains(u'.') && !group.endsWith(QLatin1String(".k8s.io"))) ||
+        group == QLatin1String("apiregistration.k8s.io") ||
+        group == QLatin1String("apiextensions.k8s.io"))
+        return QStringLiteral("/%1/%2").arg(group, plural);
+    return u'/' + plural;
+}
+
 QString ResourceInfo::collectionPath(const QString& ns) const {
     QString path = group.isEmpty() ? QStringLiteral("/api/") + version
                                    : QStringLiteral("/apis/") + group + u'/' + version;

@@ -19,6 +19,9 @@ struct ResourceInfo {
     QString groupVersion() const { return group.isEmpty() ? version : group + u'/' + version; }
     // "configmaps" or "deployments.apps": the name --resources and metrics use.
     QString qualifiedName() const { return group.isEmpty() ? plural : plural + u'.' + group; }
+    // Where its objects live under /registry: "/pods", "/services/specs", "/minions" (nodes),
+    // "/<group>/<plural>" for custom resources; the cacher's resourcePrefix and metric label.
+    QString storagePrefix() const;
     // The URL path of the collection: /api/v1[/namespaces/NS]/configmaps.
     QString collectionPath(const QString& ns = {}) const;
 };

@@ -1,6 +1,7 @@
 #include "WatchCache.h"
 
 #include <algorithm>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace ws {
@@ -17,6 +18,7 @@ void WatchCache::replace(const std::vector<KeyValuePtr>& objects, ResourceVersio
         m_store.set(o->key, o);
     m_ring.clear();
     m_evictedSinceReplace = false;
+    m_snapshotFloor = 0; // snapshots.Reset(), then the one at the list RV
     m_rv = listRv;
     m_listRv = listRv;
     m_ready = true;
@@ -29,6 +31,7 @@ void WatchCache::reset() {
     m_evictedSinceReplace = false;
     m_rv = 0;
     m_listRv = 0;
+    m_snapshotFloor = 0;
 }
 
 void WatchCache::resizeIfFull(TimeUs now) {
@@ -65,8 +68,46 @@ const CacheEvent& WatchCache::add(WatchEventType type, KeyId key, ResourceVersio
     if (m_ring.full())
         m_evictedSinceReplace = true;
     m_rv = rv;
-    return m_ring.push(
-        CacheEvent{type, key, rv, std::move(object), std::move(prev), now, commitTime});
+    const CacheEvent& added =
+        m_ring.push(CacheEvent{type, key, rv, std::move(object), std::move(prev), now, commitTime});
+    // processEvent: with the ring full, snapshots.RemoveLess(oldest buffered RV). A ring that
+    // shrank dropped its oldest events too; their snapshots go with them here.
+    if (m_ring.full() || m_evictedSinceReplace)
+        m_snapshotFloor = std::max(m_snapshotFloor, m_ring.at(m_ring.startIndex()).rv);
+    return added;
+}
+
+ResourceVersion WatchCache::snapshotAtOrBelow(ResourceVersion rv) const {
+    if (!m_ready)
+        return 0;
+    const std::size_t first = startFrom(std::max(rv, oldestRv() - 1)).index;
+    ResourceVersion snapshot = 0;
+    if (first > m_ring.startIndex())
+        snapshot = m_ring.at(first - 1).rv;
+    else if (!m_evictedSinceReplace && m_listRv <= rv)
+        snapshot = m_listRv;
+    return snapshot >= m_snapshotFloor && snapshot <= rv ? snapshot : 0;
+}
+
+std::vector<KeyValuePtr> WatchCache::snapshotObjects(ResourceVersion snapshotRv) const {
+    std::unordered_map<KeyId, KeyValuePtr> state;
+    state.reserve(m_store.size());
+    for (KeyId k : m_store.keys())
+        state.emplace(k, m_store.get(k));
+    for (std::size_t i = m_ring.endIndex(); i > m_ring.startIndex(); --i) {
+        const CacheEvent& e = m_ring.at(i - 1);
+        if (e.rv <= snapshotRv)
+            break;
+        if (e.prevObject)
+            state[e.key] = e.prevObject;
+        else
+            state.erase(e.key);
+    }
+    std::vector<KeyValuePtr> out;
+    out.reserve(state.size());
+    for (auto& [key, object] : state)
+        out.push_back(std::move(object));
+    return out;
 }
 
 void WatchCache::updateResourceVersion(ResourceVersion rv) {

@@ -3,6 +3,7 @@
 #include "EventRing.h"
 #include "ObjectStore.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace ws {
@@ -50,6 +51,17 @@ public:
     const ObjectStore& store() const { return m_store; }
     std::size_t objectCount() const { return m_store.size(); }
 
+    // The snapshots ListFromCacheSnapshot serves Exact and continue lists from (watch_cache.go
+    // Replace / processEvent, store/snapshotter at v1.34.0): one at the list RV and one per
+    // event RV; an event added to a full ring drops those below its oldest event, the cache
+    // compactor those below etcd's compaction (compactSnapshots). The newest snapshot at or
+    // below rv (GetLessOrEqual), or 0 when there is none.
+    ResourceVersion snapshotAtOrBelow(ResourceVersion rv) const;
+    // The objects of the snapshot taken at `snapshotRv` (one snapshotAtOrBelow returned): the
+    // store with the ring's newer events undone.
+    std::vector<KeyValuePtr> snapshotObjects(ResourceVersion snapshotRv) const;
+    void compactSnapshots(ResourceVersion rev) { m_snapshotFloor = std::max(m_snapshotFloor, rev); }
+
     std::int64_t capacityIncreases() const { return m_increases; }
     std::int64_t capacityDecreases() const { return m_decreases; }
 
@@ -72,6 +84,7 @@ private:
     ResourceVersion m_rv = 0;
     ResourceVersion m_listRv = 0;
     ObjectStore m_store;
+    ResourceVersion m_snapshotFloor = 0; // snapshots below it were removed
     std::int64_t m_increases = 0;
     std::int64_t m_decreases = 0;
 };

@@ -25,32 +25,20 @@ ApiStatus makeStatus(int code, const char* reason, const QString& message) {
     return s;
 }
 
-// metav1 continue token: base64url(JSON {"v":"meta.k8s.io/v1","rv":N,"start":"<key>\u0000"}).
-std::string encodeContinue(ResourceVersion rv, const std::string& lastKey) {
-    std::string json = R"({"v":"meta.k8s.io/v1","rv":)" + std::to_string(rv) + R"(,"start":)";
-    appendJsonString(json, std::string_view(lastKey + std::string(1, '\0')));
-    json += '}';
-    return QByteArray::fromStdString(json)
-        .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals)
-        .toStdString();
-}
+// WatchScope's own response header on a LIST: which store answered it (a real apiserver does
+// not say; tests and curious users can see the version's delegation rules at work).
+constexpr const char* kServedFromHeader = "X-WatchScope-Served-From";
 
-bool decodeContinue(const QString& token, ResourceVersion* rv, std::string* start) {
-    const auto decoded = QByteArray::fromBase64Encoding(
-        token.toLatin1(), QByteArray::Base64UrlEncoding | QByteArray::AbortOnBase64DecodingErrors);
-    if (!decoded)
-        return false;
-    const QJsonObject o = QJsonDocument::fromJson(*decoded).object();
-    if (o.value(QLatin1String("v")).toString() != QLatin1String("meta.k8s.io/v1"))
-        return false;
-    *rv = static_cast<ResourceVersion>(o.value(QLatin1String("rv")).toDouble());
-    *start = o.value(QLatin1String("start")).toString().toStdString();
-    return *rv > 0;
-}
-
-// The order etcd returns a range in: by key.
-std::string sortKey(const SimKeyspace& keys, KeyId key) {
-    return keys.namespaceUtf8(key) + '/' + keys.nameUtf8(key);
+std::string servedFromName(const ApiServer::ListResult& r) {
+    switch (r.servedFrom) {
+    case ApiServer::ListServedFrom::Etcd:
+        return "etcd";
+    case ApiServer::ListServedFrom::Cache:
+        return "cache";
+    case ApiServer::ListServedFrom::CacheSnapshot:
+        return "cache-snapshot";
+    }
+    return {};
 }
 
 } // namespace
@@ -205,38 +193,22 @@ void ApiHandler::list(const ApiRequest& api, int resource,
     }
     o.limit = api.limit;
     o.selectorGroup = fields->selectorGroup;
-    // Continue and Exact lists are etcd reads in every version this models (reference §3).
-    std::string start;
-    ResourceVersion continueRv = 0;
-    if (!api.continueToken.isEmpty()) {
-        if (!decodeContinue(api.continueToken, &continueRv, &start))
-            return respondStatus(
-                *sink, makeStatus(400, "BadRequest", QStringLiteral("continue key is not valid")));
-        if (continueRv <= m_cluster.etcd().compactRevision()) {
-            return respondStatus(
-                *sink, makeStatus(410, "Expired",
-                                  QStringLiteral(
-                                      "The provided continue parameter is too old to display a "
-                                      "consistent list result. You can start a new list without "
-                                      "the continue parameter.")));
-        }
-        o.rvEmpty = true;
-    }
-    if (api.resourceVersionMatch == QLatin1String("Exact")) {
-        if (o.rv <= m_cluster.etcd().compactRevision())
-            return respondStatus(
-                *sink, makeStatus(410, "Expired",
-                                  QStringLiteral(
-                                      "The resourceVersion for the provided list is too old.")));
-        o.rvEmpty = true;
+    o.exact = api.resourceVersionMatch == QLatin1String("Exact");
+    o.continueToken = api.continueToken;
+    o.ns = api.ns;
+    // The store filters by the other selectors while it pages (etcd3 GetList's predicate).
+    const SimKeyspace& keys = m_cluster.keyspace();
+    if (fields->filtersObjects() || labels) {
+        const FieldSelector filters = *fields;
+        o.matches = [&keys, filters, labels](const KeyValue& kv) {
+            if (filters.filtersObjects() &&
+                !filters.matches(keys.namespaceOf(kv.key), keys.nameOf(kv.key)))
+                return false;
+            return !labels || labels->matches(LabelSelector::labelsOf(kv.value()));
+        };
     }
     const ResourceInfo info = m_cluster.resources()[static_cast<std::size_t>(resource)];
-    const QString ns = api.ns;
-    const std::int64_t limit = api.limit;
-    auto filters = *fields;
-    ServedCluster* cluster = &m_cluster;
-    m_cluster.server().list(o, [this, sink, info, ns, limit, filters, labels, start, continueRv,
-                                cluster](ApiServer::ListResult result) {
+    m_cluster.server().list(o, [this, sink, info](ApiServer::ListResult result) {
         if (sink->gone())
             return;
         if (!result.ok) {
@@ -244,47 +216,17 @@ void ApiHandler::list(const ApiRequest& api, int resource,
                 return sink->abort();
             return respondStatus(*sink, result.status);
         }
-        const SimKeyspace& keys = cluster->keyspace();
-        struct Item {
-            std::string key;
-            KeyValuePtr kv;
-        };
-        std::vector<Item> items;
-        items.reserve(result.items.size());
-        for (KeyValuePtr& kv : result.items) {
-            const KeyId k = kv->key;
-            if (!ns.isEmpty() && keys.namespaceOf(k) != ns)
-                continue;
-            if (filters.filtersObjects() && !filters.matches(keys.namespaceOf(k), keys.nameOf(k)))
-                continue;
-            if (labels && !labels->matches(LabelSelector::labelsOf(kv->value())))
-                continue;
-            std::string sk = sortKey(keys, k);
-            if (!start.empty() && sk + std::string(1, '\0') <= start)
-                continue;
-            items.push_back({std::move(sk), std::move(kv)});
-        }
-        std::sort(items.begin(), items.end(),
-                  [](const Item& a, const Item& b) { return a.key < b.key; });
-        // Pages only where etcd serves the list (the cache ignores limit).
-        std::size_t count = items.size();
-        std::string token;
-        const ResourceVersion rv = continueRv > 0 ? continueRv : result.rv;
-        if (limit > 0 && !result.fromCache && items.size() > static_cast<std::size_t>(limit)) {
-            count = static_cast<std::size_t>(limit);
-            token = encodeContinue(rv, items[count - 1].key);
-        }
         std::string body;
-        body.reserve(count * 1200 + 256);
-        ObjectJson::openList(body, info, rv, token,
-                             static_cast<std::int64_t>(items.size() - count));
-        for (std::size_t i = 0; i < count; ++i) {
+        body.reserve(result.items.size() * 1200 + 256);
+        ObjectJson::openList(body, info, result.rv, result.continueToken.toStdString(),
+                             std::max<std::int64_t>(result.remainingItemCount, 0));
+        for (std::size_t i = 0; i < result.items.size(); ++i) {
             if (i)
                 body += ',';
-            ObjectJson::appendObject(body, *items[i].kv, items[i].kv->modRev);
+            ObjectJson::appendObject(body, *result.items[i], result.items[i]->modRev);
         }
         ObjectJson::closeList(body);
-        sink->respond(200, kJson, std::move(body));
+        sink->respond(200, kJson, std::move(body), {{kServedFromHeader, servedFromName(result)}});
     });
 }
 

@@ -52,6 +52,35 @@ std::string ServeMetrics::render() const {
     perCache("apiserver_watch_cache_initializations_total",
              "Counter of watch cache initializations broken by resource type.", T::Counter,
              [](const Cacher& c) { return double(c.initializations()); });
+    // ConsistentListFromCache: {resource,success,fallback} with the cacher's resourcePrefix
+    // ("/pods") as resource up to 1.33 (cacher.go / delegator.go GetList), {group,resource,...}
+    // from 1.34; only where the gate exists and is on.
+    const ServerProfile& p = m_cluster.profile();
+    if (p.consistentListFromCache && p.minor >= 28) {
+        const char* name = "apiserver_watch_cache_consistent_read_total";
+        m.family(name, "Counter for consistent reads from cache.", T::Counter);
+        for (std::size_t i = 0; i < resources.size(); ++i) {
+            const Cacher* c = server.cacher(static_cast<int>(i));
+            if (!c)
+                continue;
+            for (const bool success : {false, true})
+                for (const bool fallback : {false, true}) {
+                    const auto n = c->consistentReads(success, fallback);
+                    if (n == 0)
+                        continue; // a CounterVec shows the label sets used so far
+                    MetricsText::Labels l;
+                    if (groupLabels) {
+                        l.emplace_back("group", resources[i].group.toStdString());
+                        l.emplace_back("resource", resources[i].plural.toStdString());
+                    } else {
+                        l.emplace_back("resource", resources[i].storagePrefix().toStdString());
+                    }
+                    l.emplace_back("success", success ? "true" : "false");
+                    l.emplace_back("fallback", fallback ? "true" : "false");
+                    m.sample(name, l, double(n));
+                }
+        }
+    }
     // DetectCacheInconsistency (1.34+): {group,resource,status}, only where a checker runs.
     if (m_cluster.profile().detectCacheInconsistency) {
         const char* name = "apiserver_storage_consistency_checks_total";

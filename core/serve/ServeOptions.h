@@ -18,6 +18,7 @@ struct ServeOptions {
     quint16 listenPort = 0;   // 0: any free port (printed on stdout)
     QString serverVersion;    // empty: the scenario's
     QStringList featureGates; // "WatchList=true", ...
+    QString etcdVersion;      // empty: the scenario's (consistent reads from cache need 3.5.13+)
     QString tlsCertFile;
     QString tlsKeyFile;
     QString clientCaFile; // client certificates signed by it authenticate

@@ -48,6 +48,7 @@ std::unique_ptr<ServedCluster> ServedCluster::create(const ServeOptions& options
     ScenarioOverrides overrides;
     overrides.serverVersion = options.serverVersion;
     overrides.featureGates = options.featureGates;
+    overrides.etcdVersion = options.etcdVersion;
     if (!overrides.apply(s, error))
         return nullptr;
     if (options.apiserver < 0 || options.apiserver >= s.server.count) {

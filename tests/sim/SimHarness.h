@@ -10,6 +10,7 @@
 #include "sources/sim/etcd/SimKeyspace.h"
 #include "util/SeededRandom.h"
 
+#include <functional>
 #include <memory>
 
 namespace ws::test {
@@ -19,9 +20,12 @@ struct SimHarness {
     // meanwhile, from the start).
     SimHarness(const QString& serverVersion, int objects, TimeUs cacherListDuration)
         : SimHarness(serverVersion, objects, QStringLiteral("configmaps"), cacherListDuration) {}
+    // configure: changes to the apiserver's configuration before it starts (its etcd is 3.5.13
+    // unless told otherwise).
     explicit SimHarness(const QString& serverVersion, int objects = 10,
                         const QString& resourceName = QStringLiteral("configmaps"),
-                        TimeUs cacherListDuration = 0)
+                        TimeUs cacherListDuration = 0,
+                        const std::function<void(ApiServerConfig&)>& configure = {})
         : etcd(keyspace), hub(keyspace.keys()), ctx{keyspace, etcd, hub, rng, 0, milliseconds(10)} {
         hub.setSink([this](const Anomaly& a) { anomalies.push_back(a); });
         resource = keyspace.addResource(resourceName);
@@ -33,6 +37,9 @@ struct SimHarness {
         ApiServerConfig config;
         config.profile = *ServerProfile::fromVersion(serverVersion, nullptr);
         config.cacherListDurations = {cacherListDuration};
+        config.etcd = EtcdFacts(QStringLiteral("3.5.13"));
+        if (configure)
+            configure(config);
         server = std::make_unique<ApiServer>(ctx, config, std::vector<int>{resource});
         server->start();
     }

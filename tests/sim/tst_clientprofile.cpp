@@ -42,7 +42,10 @@ private slots:
         const auto rv = p->relistResourceVersion(lastSync, unavailable);
         const QString got = rv.empty ? QString() : QString::number(rv.rv);
         QCOMPARE(got, expected);
-        QCOMPARE(rv.limit, rv.empty ? 500 : 0);
+        // The pager's 500 for ""/"0", no limit for an RV the cache can serve (0.18+); before
+        // 0.18 every list is paged.
+        const bool paged = rv.empty || rv.rv == 0 || profile == QLatin1String("0.17.0");
+        QCOMPARE(rv.limit, paged ? 500 : 0);
     }
 
     // seed 002, reference §1/§6: which client recognises which server's 504 as "too large RV",

@@ -12,7 +12,7 @@
 namespace ws {
 
 namespace {
-constexpr std::int64_t kPageSize = 500; // client-go's pager
+constexpr std::int64_t kPageSize = ClientProfile::kPageSize; // client-go's pager
 
 ApiStatus transportStatus(HttpErrorKind kind, const QString& message) {
     ApiStatus s;
@@ -121,7 +121,7 @@ void ClusterReflector::startList(TimeUs now) {
     request.rvEmpty = m_listRvEmpty;
     request.isRelist = m_everSynced;
     // The pager asks for pages of 500 unless an RV > 0 lets the cache serve it whole.
-    request.limit = (m_listRvEmpty || m_listRv == 0) ? kPageSize : 0;
+    request.limit = listRv.limit;
     if (m_everSynced)
         ++m_relists;
     m_hub.listStarted(m_hubId, now, request);

@@ -73,6 +73,7 @@ bool Simulation::build(QString* error) {
         config.profile = *profile;
         config.etcdStreamEventsPerSecond = m_scenario.etcd.streamEventsPerSecond;
         config.behindLoadBalancer = m_scenario.server.loadBalancer;
+        config.etcd = EtcdFacts(m_scenario.etcd.version);
         for (const ResourceSpec& r : m_scenario.resources)
             config.cacherListDurations.push_back(r.cacherListDuration);
         m_apiservers.push_back(std::make_unique<ApiServer>(m_ctx, config, resources));

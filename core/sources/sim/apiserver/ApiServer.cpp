@@ -1,6 +1,7 @@
 #include "ApiServer.h"
 #include "kube/CacherRules.h"
 #include "kube/ListOptionsValidation.h"
+#include "kube/ListRouting.h"
 
 #include "EtcdBackedWatch.h"
 #include "sources/sim/SimContext.h"
@@ -101,40 +102,168 @@ void ApiServer::tick() {
     std::erase_if(m_etcdWatches, [](const auto& w) { return w->done(); });
 }
 
-void ApiServer::listFromEtcd(const ListOptions& options,
-                             const std::function<void(ListResult)>& done) {
+ListPage::Selection ApiServer::selection(const ListOptions& o) const {
+    return ListPage::Selection{o.resource, o.selectorGroup, o.ns, o.matches};
+}
+
+void ApiServer::listFromEtcd(const ListQuery& q, const std::function<void(ListResult)>& done) {
     ListResult result;
+    const ListOptions& o = q.options;
     if (m_partitioned) {
         result.status = ApiStatus::etcdUnavailable();
         done(std::move(result));
         return;
     }
-    if (!options.rvEmpty && options.rv > m_ctx.etcd.currentRevision()) {
-        // etcd: "required revision is a future revision"
-        result.status =
-            ApiStatus::tooLarge(m_config.profile, options.rv, m_ctx.etcd.currentRevision());
+    // etcd3 store GetList: an exact or continue list reads at its revision (WithRev), the rest
+    // at the head; an RV=N beyond the head is "Too large resource version".
+    const ResourceVersion head = m_ctx.etcd.currentRevision();
+    const ResourceVersion rev = q.exactRv > 0 ? q.exactRv : head;
+    const ResourceVersion minimum = q.exactRv > 0 ? q.exactRv : (o.rvEmpty ? 0 : o.rv);
+    if (minimum > head) {
+        result.status = ApiStatus::tooLarge(m_config.profile, minimum, head);
         done(std::move(result));
         return;
     }
-    for (KeyId k : m_ctx.etcd.liveKeys(options.resource))
-        if (options.selectorGroup < 0 || m_ctx.keyspace.selectorGroupOf(k) == options.selectorGroup)
-            result.items.push_back(m_ctx.etcd.get(k));
+    std::vector<KeyValuePtr> objects;
+    if (!m_ctx.etcd.rangeAt(o.resource, rev, &objects)) {
+        // ErrCompacted: interpretListError, with a fresh token at rv -1 for a continue.
+        result.status = q.hasContinue
+                            ? ApiStatus::continueTooOld(ContinueToken{-1, q.token.start}.encode())
+                            : ApiStatus::listTooOld();
+        done(std::move(result));
+        return;
+    }
+    ListPage page = ListPage::cut(m_ctx.keyspace, std::move(objects), selection(o), q.token.start,
+                                  o.limit, rev);
     result.ok = true;
-    result.rv = m_ctx.etcd.currentRevision();
+    result.rv = rev;
+    result.servedFrom = ListServedFrom::Etcd;
+    result.items = std::move(page.items);
+    result.continueToken = std::move(page.continueToken);
+    result.remainingItemCount = page.remainingItemCount;
     done(std::move(result));
 }
 
-void ApiServer::listFromCache(Cacher& cacher, const ListOptions& options,
+void ApiServer::listFromCache(Cacher& cacher, const ListQuery& q,
                               const std::function<void(ListResult)>& done) {
-    ListResult result;
     const WatchCache& cache = cacher.cache();
+    std::vector<KeyValuePtr> objects;
+    objects.reserve(cache.objectCount());
     for (KeyId k : cache.store().keys())
-        if (options.selectorGroup < 0 || m_ctx.keyspace.selectorGroupOf(k) == options.selectorGroup)
-            result.items.push_back(cache.object(k));
+        objects.push_back(cache.object(k));
+    // The watch cache ignores limit (it cannot continue) unless it keeps snapshots to continue
+    // from (ListFromCacheSnapshot, KEP-4988): then it pages like etcd, at its RV.
+    const bool pages = q.consistent && cacher::listsFromSnapshots(m_config.profile);
+    ListPage page =
+        ListPage::cut(m_ctx.keyspace, std::move(objects), selection(q.options), q.token.start,
+                      pages ? q.options.limit : 0, cache.resourceVersion());
+    ListResult result;
     result.ok = true;
     result.fromCache = true;
+    result.servedFrom = ListServedFrom::Cache;
     result.rv = cache.resourceVersion();
+    result.items = std::move(page.items);
+    result.continueToken = std::move(page.continueToken);
+    result.remainingItemCount = page.remainingItemCount;
     done(std::move(result));
+}
+
+bool ApiServer::listFromSnapshot(Cacher& cacher, const ListQuery& q,
+                                 const std::function<void(ListResult)>& done) {
+    const WatchCache& cache = cacher.cache();
+    const ResourceVersion snapshot = cache.snapshotAtOrBelow(q.exactRv);
+    if (snapshot == 0)
+        return false;
+    // waitAndListExactRV: the snapshot's objects, answered at the requested RV.
+    ListPage page = ListPage::cut(m_ctx.keyspace, cache.snapshotObjects(snapshot),
+                                  selection(q.options), q.token.start, q.options.limit, q.exactRv);
+    ListResult result;
+    result.ok = true;
+    result.fromCache = true;
+    result.servedFrom = ListServedFrom::CacheSnapshot;
+    result.rv = q.exactRv;
+    result.items = std::move(page.items);
+    result.continueToken = std::move(page.continueToken);
+    result.remainingItemCount = page.remainingItemCount;
+    done(std::move(result));
+    return true;
+}
+
+void ApiServer::listConsistent(Cacher& cacher, const ListQuery& q,
+                               const std::function<void(ListResult)>& done) {
+    // KEP-2340: etcd's current revision, then the cache once it has reached it (the progress
+    // requester asking etcd every 100 ms), else after 3 s the fallback to etcd; both counted
+    // in apiserver_watch_cache_consistent_read_total{success,fallback}.
+    Cacher* c = &cacher;
+    const ResourceVersion target = m_ctx.etcd.currentRevision();
+    c->waitForResourceVersion(
+        target,
+        [this, c, q, done] {
+            c->countConsistentRead(true, false);
+            listFromCache(*c, q, done);
+        },
+        [this, c, q, done](bool serverDown) {
+            if (serverDown) {
+                ListResult r;
+                r.status = downError();
+                done(std::move(r));
+                return;
+            }
+            listFromEtcd(q, [c, done](ListResult r) {
+                c->countConsistentRead(r.ok, true);
+                done(std::move(r));
+            });
+        },
+        true);
+}
+
+void ApiServer::listExact(Cacher& cacher, const ListQuery& q,
+                          const std::function<void(ListResult)>& done) {
+    // A future exact RV waits for the cache like any read (the progress requester helps only
+    // where consistent reads are supported); a timeout is the 504 (no fallback: not a
+    // consistent read). The cacher's 410 for a missing snapshot sends the list to etcd.
+    Cacher* c = &cacher;
+    c->waitForResourceVersion(
+        q.exactRv,
+        [this, c, q, done] {
+            if (!listFromSnapshot(*c, q, done))
+                listFromEtcd(q, done);
+        },
+        [this, c, q, done](bool serverDown) {
+            ListResult r;
+            r.status = serverDown ? downError()
+                                  : ApiStatus::tooLarge(m_config.profile, q.exactRv,
+                                                        c->cache().resourceVersion());
+            done(std::move(r));
+        },
+        cacher::consistentReadSupported(m_config.profile, m_config.etcd));
+}
+
+bool ApiServer::listRoutedToEtcd(const Cacher* c, const ListQuery& q) const {
+    if (!c)
+        return true; // no watch cache (events)
+    const ServerProfile& p = m_config.profile;
+    const bool consistentReads = cacher::consistentReadSupported(p, m_config.etcd);
+    const ListOptions& o = q.options;
+    if (q.exactRv > 0 || q.hasContinue) {
+        // ShouldDelegateExactRV / ShouldDelegateContinue (v1.34.0): only with snapshots; a
+        // future RV needs consistent-read support, a past one a snapshot at or below it.
+        if (!cacher::listsFromSnapshots(p))
+            return true;
+        if (q.consistent)
+            return !consistentReads;
+        if (q.exactRv > c->cache().resourceVersion())
+            return !consistentReads;
+        return c->cache().snapshotAtOrBelow(q.exactRv) == 0;
+    }
+    if (q.consistent) {
+        // Up to 1.32 a limit with any RV but "0" goes to etcd, RV="" included (cacher.go
+        // shouldDelegateList hasLimit); from 1.33 the legacy exact match needs an RV.
+        if (o.limit > 0 && p.minor < 33)
+            return true;
+        return !consistentReads;
+    }
+    return false;
 }
 
 void ApiServer::list(const ListOptions& options, std::function<void(ListResult)> done) {
@@ -145,21 +274,41 @@ void ApiServer::list(const ListOptions& options, std::function<void(ListResult)>
         done(std::move(r));
         return;
     }
+    ListQuery q;
+    q.options = options;
+    if (!options.continueToken.isEmpty()) {
+        QString why;
+        const auto token = ContinueToken::decode(options.continueToken, &why);
+        if (!token) {
+            ListResult r;
+            r.status = ApiStatus::invalidContinue(why);
+            done(std::move(r));
+            return;
+        }
+        q.hasContinue = true;
+        q.token = *token;
+        q.options.rvEmpty = true; // the token carries the revision
+        q.options.rv = 0;
+    }
+    const bool rvZero = !q.options.rvEmpty && q.options.rv == 0;
+    // Exact: resourceVersionMatch=Exact, the legacy exact match (a limit with RV=N), or a
+    // continue at its token's revision; a continue at rv -1 is a consistent read.
+    if (q.hasContinue)
+        q.exactRv = q.token.rv > 0 ? q.token.rv : 0;
+    else if (!q.options.rvEmpty && !rvZero && (q.options.exact || q.options.limit > 0))
+        q.exactRv = q.options.rv;
+    q.consistent = q.hasContinue ? q.token.rv < 0 : q.options.rvEmpty;
     Cacher* c = cacher(options.resource);
-    // shouldDelegateList: RV="" (unless consistent reads from cache), or a limit with RV != "0".
-    const bool rvZero = !options.rvEmpty && options.rv == 0;
-    const bool consistent = options.rvEmpty && m_config.profile.consistentListFromCache;
-    if (!c || (options.rvEmpty && !consistent) ||
-        (options.limit > 0 && !rvZero && !options.rvEmpty)) {
-        listFromEtcd(options, done);
+    if (listRoutedToEtcd(c, q)) {
+        listFromEtcd(q, done);
         return;
     }
     if (!c->ready()) {
         if (m_config.profile.resilientWatchCacheInitialization) {
             // KEP-4568 (1.31+): a list with a limit and no selector goes to etcd
             // (shouldDelegateListOnNotReadyCache); any other gets the 429 at once.
-            if (options.limit > 0 && options.selectorGroup < 0) {
-                listFromEtcd(options, done);
+            if (options.limit > 0 && options.selectorGroup < 0 && !options.matches) {
+                listFromEtcd(q, done);
             } else {
                 ListResult r;
                 r.status = c->notReadyStatus();
@@ -167,33 +316,32 @@ void ApiServer::list(const ListOptions& options, std::function<void(ListResult)>
             }
             return;
         }
-        if (rvZero || consistent) {
+        if (rvZero || q.consistent) {
             // Before: RV="0" needs no particular state, so etcd answers it.
-            listFromEtcd(options, done);
+            listFromEtcd(q, done);
             return;
         }
     }
-    if (consistent) {
-        // From the cache once it has caught up with etcd; else the fallback to etcd.
-        if (c->cache().resourceVersion() >= m_ctx.etcd.currentRevision())
-            listFromCache(*c, options, done);
-        else
-            listFromEtcd(options, done);
+    if (q.consistent) {
+        listConsistent(*c, q, done);
+        return;
+    }
+    if (q.exactRv > 0) {
+        listExact(*c, q, done);
         return;
     }
     if (rvZero) {
         // Any state, from the cache, no wait.
-        listFromCache(*c, options, done);
+        listFromCache(*c, q, done);
         return;
     }
     // RV=N NotOlderThan: wait up to 3 s for the cache to reach N, else 504.
-    const ListOptions opts = options;
     c->waitForResourceVersion(
-        options.rv, [this, c, opts, done] { listFromCache(*c, opts, done); },
-        [this, c, opts, done](bool serverDown) {
+        options.rv, [this, c, q, done] { listFromCache(*c, q, done); },
+        [this, c, q, done](bool serverDown) {
             ListResult r;
             r.status = serverDown ? downError()
-                                  : ApiStatus::tooLarge(m_config.profile, opts.rv,
+                                  : ApiStatus::tooLarge(m_config.profile, q.options.rv,
                                                         c->cache().resourceVersion());
             done(std::move(r));
         });

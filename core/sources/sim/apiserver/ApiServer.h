@@ -1,8 +1,11 @@
 #pragma once
 
 #include "Cacher.h"
+#include "ListPage.h"
 #include "ServerWatch.h"
 #include "kube/ApiStatus.h"
+#include "kube/ContinueToken.h"
+#include "kube/EtcdFacts.h"
 #include "kube/ServerProfile.h"
 
 #include <functional>
@@ -22,6 +25,8 @@ struct ApiServerConfig {
     // Per resource (in the order of the constructor's resources): how long each cacher's LIST
     // takes to land in the cache (Cacher::setListDuration). Missing: 0.
     std::vector<TimeUs> cacherListDurations;
+    // The etcd it talks to: whether consistent reads may be served from the cache (1.31+).
+    EtcdFacts etcd;
 };
 
 // One simulated kube-apiserver: a cacher per resource over the shared simulated etcd, and the
@@ -52,20 +57,33 @@ public:
     bool cachesInitializedSinceStart() const;
     const std::vector<std::unique_ptr<Cacher>>& cachers() const { return m_cachers; }
 
+    enum class ListServedFrom { Etcd, Cache, CacheSnapshot };
     struct ListOptions {
         int resource = -1;
         ResourceVersion rv = 0;
         bool rvEmpty = false;
         std::int64_t limit = 0;
         int selectorGroup = -1;
+        bool exact = false;    // resourceVersionMatch=Exact
+        QString continueToken; // the next page of a paged list (RV unset)
+        QString ns;            // a namespaced list
+        // Label and further field selectors, applied where the store filters (null: none).
+        std::function<bool(const KeyValue&)> matches;
     };
     struct ListResult {
         bool ok = false;
         ApiStatus status;
         ResourceVersion rv = 0;
         bool fromCache = false;
+        ListServedFrom servedFrom = ListServedFrom::Etcd; // which store answered (memory, metrics)
         std::vector<KeyValuePtr> items;
+        QString continueToken;                // more to list: the next page's token
+        std::int64_t remainingItemCount = -1; // with the token, when no selector filters
     };
+    // A LIST by the delegator rules of the version (kube/ListRouting.h): RV="" consistent reads
+    // from the cache after the progress wait (1.31+, etcd 3.4.31+/3.5.13+) or etcd; Exact and
+    // continue lists from cache snapshots (ListFromCacheSnapshot) or etcd at that revision,
+    // paged by limit with continue tokens, 410 when etcd compacted it.
     void list(const ListOptions& options, std::function<void(ListResult)> done);
 
     struct WatchOptions {
@@ -89,9 +107,26 @@ private:
     void serveWatch(Cacher& cache, const std::shared_ptr<ServerWatch>& w,
                     const WatchOptions& options, bool watchList);
     void openStreams();
-    void listFromEtcd(const ListOptions& options, const std::function<void(ListResult)>& done);
-    void listFromCache(Cacher& cacher, const ListOptions& options,
+    // What a request asks of the store, decoded once.
+    struct ListQuery {
+        ListOptions options;
+        bool hasContinue = false;
+        ContinueToken token;
+        ResourceVersion exactRv = 0; // Exact, legacy exact (limit with RV=N) or continue rv > 0
+        bool consistent = false;     // RV="" or a continue with rv -1
+    };
+    ListPage::Selection selection(const ListOptions& options) const;
+    bool listRoutedToEtcd(const Cacher* c, const ListQuery& q) const;
+    void listFromEtcd(const ListQuery& q, const std::function<void(ListResult)>& done);
+    void listFromCache(Cacher& cacher, const ListQuery& q,
                        const std::function<void(ListResult)>& done);
+    void listConsistent(Cacher& cacher, const ListQuery& q,
+                        const std::function<void(ListResult)>& done);
+    void listExact(Cacher& cacher, const ListQuery& q, const std::function<void(ListResult)>& done);
+    // The list at the newest snapshot at or below q.exactRv; false when there is none (the
+    // cacher's 410, which the delegator turns into an etcd list with the gate on).
+    bool listFromSnapshot(Cacher& cacher, const ListQuery& q,
+                          const std::function<void(ListResult)>& done);
 
     SimContext& m_ctx;
     ApiServerConfig m_config;

@@ -2,6 +2,7 @@
 
 #include "ApiServer.h"
 #include "detect/DetectorHub.h"
+#include "kube/ListRouting.h"
 #include "sources/sim/SimContext.h"
 #include "sources/sim/etcd/SimEtcd.h"
 
@@ -57,6 +58,8 @@ void Cacher::start() {
     m_lastError.clear();
     m_state = State::Backoff;
     m_retryAt = m_ctx.now;
+    m_nextCompaction = m_ctx.now + cacher::kCompactorPollPeriod;
+    m_compactorRevision = 0;
     list();
 }
 
@@ -67,8 +70,8 @@ void Cacher::stop() {
     m_state = State::Stopped;
     m_ready = false;
     m_listed.clear();
-    auto pending = std::move(m_pending);
-    m_pending.clear();
+    auto pending = std::move(m_waitingReady);
+    m_waitingReady.clear();
     for (auto& p : pending) // the waiting requests' connections are reset
         p.watch->reject(ApiStatus::connectionReset(m_server.name()));
     m_ctx.hub.watcherStopped(m_hubId, m_ctx.now);
@@ -374,14 +377,14 @@ TimeUs Cacher::nextBookmarkTime(const ServerWatch& w) const {
 
 void Cacher::waitUntilReady(const std::shared_ptr<ServerWatch>& w, std::function<void()> admit) {
     w->pending = true;
-    m_pending.push_back(Pending{w, std::move(admit)});
+    m_waitingReady.push_back(Pending{w, std::move(admit)});
 }
 
 void Cacher::servicePending() {
-    if (m_pending.empty())
+    if (m_waitingReady.empty())
         return;
-    auto pending = std::move(m_pending);
-    m_pending.clear();
+    auto pending = std::move(m_waitingReady);
+    m_waitingReady.clear();
     for (auto& p : pending) {
         if (p.watch->closed)
             continue; // the client gave up
@@ -394,24 +397,47 @@ void Cacher::servicePending() {
             // and the handler turns it into errors.NewServiceUnavailable.
             p.watch->reject(ApiStatus::cacheWaitDeadlineExceeded());
         } else {
-            m_pending.push_back(std::move(p));
+            m_waitingReady.push_back(std::move(p));
         }
     }
 }
 
 void Cacher::waitForResourceVersion(ResourceVersion rv, std::function<void()> ready,
-                                    std::function<void(bool)> timedOut) {
+                                    std::function<void(bool)> timedOut, bool requestProgress) {
     if (m_ready && m_cache.resourceVersion() >= rv) {
         ready();
         return;
     }
+    if (requestProgress && std::none_of(m_waits.begin(), m_waits.end(),
+                                        [](const Wait& w) { return w.requestProgress; }))
+        m_nextProgressRequest = m_ctx.now; // the requester wakes on its first waiter
     m_waits.push_back(Wait{rv, m_ctx.now + m_server.profile().blockTimeout, std::move(ready),
-                           std::move(timedOut)});
+                           std::move(timedOut), requestProgress});
+}
+
+void Cacher::serviceCompactor() {
+    // compactor.Run: every 15 s the storage's compaction revision; snapshots below it go.
+    if (!cacher::listsFromSnapshots(m_server.profile()) || m_ctx.now < m_nextCompaction)
+        return;
+    m_nextCompaction = m_ctx.now + cacher::kCompactorPollPeriod;
+    const ResourceVersion rev = m_ctx.etcd.compactRevision();
+    if (rev <= m_compactorRevision)
+        return;
+    m_compactorRevision = rev;
+    m_cache.compactSnapshots(rev);
 }
 
 void Cacher::serviceWaits() {
     if (m_waits.empty())
         return;
+    // ConditionalProgressRequester: RequestWatchProgress on the cacher's stream every 100 ms
+    // while a consistent read waits for the cache.
+    if (m_ready && m_ctx.now >= m_nextProgressRequest &&
+        std::any_of(m_waits.begin(), m_waits.end(),
+                    [](const Wait& w) { return w.requestProgress; })) {
+        m_ctx.etcd.watches().requestProgress(m_server.cacheStream());
+        m_nextProgressRequest = m_ctx.now + cacher::kProgressRequestPeriod;
+    }
     auto waits = std::move(m_waits);
     m_waits.clear();
     for (auto& wait : waits) {
@@ -490,6 +516,7 @@ void Cacher::tick() {
         finishList();
     servicePending();
     serviceWaits();
+    serviceCompactor();
     serviceWatches();
     if (m_checker)
         m_checker->tick();

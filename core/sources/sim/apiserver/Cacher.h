@@ -69,8 +69,20 @@ public:
     // ends it with 503 (w->reject). The apiserver going down breaks it.
     void waitUntilReady(const std::shared_ptr<ServerWatch>& w, std::function<void()> admit);
     // Runs `ready` once the cache RV reaches rv, or `timedOut` after the block timeout (3 s).
+    // requestProgress: the wait counts in the progress requester (waitingUntilFresh), which
+    // asks etcd for a progress notification every 100 ms while any such wait is pending.
     void waitForResourceVersion(ResourceVersion rv, std::function<void()> ready,
-                                std::function<void(bool serverDown)> timedOut);
+                                std::function<void(bool serverDown)> timedOut,
+                                bool requestProgress = false);
+    // apiserver_watch_cache_consistent_read_total{success,fallback} of this resource.
+    void countConsistentRead(bool success, bool fallback) {
+        ++m_consistentReads[success ? 1 : 0][fallback ? 1 : 0];
+    }
+    std::int64_t consistentReads(bool success, bool fallback) const {
+        return m_consistentReads[success ? 1 : 0][fallback ? 1 : 0];
+    }
+    // The cache compactor's revision (ListFromCacheSnapshot): etcd's compaction as last read.
+    ResourceVersion compactorRevision() const { return m_compactorRevision; }
 
     void onEtcdWatchResponse(const EtcdWatchResponse& response) override;
 
@@ -93,6 +105,7 @@ private:
     bool drainPending();
     void serviceWatches();
     void serviceWaits();
+    void serviceCompactor();
     TimeUs nextBookmarkTime(const ServerWatch& w) const;
 
     SimContext& m_ctx;
@@ -129,13 +142,18 @@ private:
         TimeUs deadline;
         std::function<void()> ready;
         std::function<void(bool serverDown)> timedOut;
+        bool requestProgress = false;
     };
+    TimeUs m_nextProgressRequest = 0;
+    TimeUs m_nextCompaction = 0;
+    ResourceVersion m_compactorRevision = 0;
+    std::int64_t m_consistentReads[2][2] = {{0, 0}, {0, 0}};
     std::vector<Wait> m_waits;
     struct Pending {
         std::shared_ptr<ServerWatch> watch;
         std::function<void()> admit;
     };
-    std::vector<Pending> m_pending;
+    std::vector<Pending> m_waitingReady;
     std::vector<ObservedEvent> m_observed;
     std::unique_ptr<CacheConsistencyChecker> m_checker;
 };

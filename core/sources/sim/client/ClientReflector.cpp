@@ -56,6 +56,10 @@ void ClientReflector::restart(int apiserver) {
     m_everSynced = false;
     m_rvUnavailable = false;
     m_fallbackToList = false;
+    m_paginatedResult = false;
+    m_pages.clear();
+    m_onContinuePage = false;
+    m_nextPage.reset();
     m_backoff.reset();
     m_rewatchBackoff.reset();
     m_apiserver = std::clamp(apiserver, 0, static_cast<int>(m_servers.size()) - 1);
@@ -98,7 +102,8 @@ void ClientReflector::startList() {
     ApiServer::ListOptions options;
     options.resource = m_config.resource;
     options.selectorGroup = m_config.selectorGroup;
-    const auto listRv = m_config.profile.relistResourceVersion(m_lastSyncRv, m_rvUnavailable);
+    const auto listRv =
+        m_config.profile.relistResourceVersion(m_lastSyncRv, m_rvUnavailable, m_paginatedResult);
     options.rv = listRv.rv;
     options.rvEmpty = listRv.empty;
     options.limit = listRv.limit;
@@ -111,6 +116,14 @@ void ClientReflector::startList() {
         ++m_relists;
     m_ctx.hub.listStarted(m_hubId, m_ctx.now, request);
     m_state = State::Listing;
+    m_listRequest = options;
+    m_pages.clear();
+    m_onContinuePage = false;
+    m_nextPage.reset();
+    requestPage(options);
+}
+
+void ClientReflector::requestPage(const ApiServer::ListOptions& options) {
     const std::uint64_t generation = m_generation;
     server().list(
         options, [this, generation](ApiServer::ListResult r) { onList(generation, std::move(r)); });
@@ -119,6 +132,16 @@ void ClientReflector::startList() {
 void ClientReflector::onList(std::uint64_t generation, ApiServer::ListResult result) {
     if (generation != m_generation || m_state != State::Listing)
         return;
+    if (!result.ok && ClientProfile::pagerFallsBackToFullList(result.status, m_onContinuePage)) {
+        // The pager's own recovery: one full list at the requested RV, no limit, no continue.
+        ApiServer::ListOptions full = m_listRequest;
+        full.limit = 0;
+        m_pages.clear();
+        m_onContinuePage = false;
+        m_paginatedResult = m_paginatedResult || (!full.rvEmpty && full.rv == 0);
+        requestPage(full);
+        return;
+    }
     if (!result.ok) {
         m_ctx.hub.listFailed(m_hubId, m_ctx.now, result.status.toObserved(m_lastSyncRv));
         const ClientProfile& p = m_config.profile;
@@ -132,14 +155,40 @@ void ClientReflector::onList(std::uint64_t generation, ApiServer::ListResult res
         backoffThen(Next::List);
         return;
     }
+    if (!result.continueToken.isEmpty() || m_onContinuePage) {
+        // A paged list: the pages' items under the first page's RV.
+        if (!m_onContinuePage)
+            m_pagesRv = result.rv;
+        m_pages.insert(m_pages.end(), result.items.begin(), result.items.end());
+        if (!result.continueToken.isEmpty()) {
+            ApiServer::ListOptions next = m_listRequest;
+            next.continueToken = result.continueToken;
+            next.rvEmpty = true; // the RV is cleared on continue pages (issue #85221)
+            next.rv = 0;
+            next.exact = false;
+            m_onContinuePage = true;
+            m_nextPage = std::move(next);
+            return;
+        }
+        if (!m_listRequest.rvEmpty && m_listRequest.rv == 0)
+            m_paginatedResult = true;
+        const std::vector<KeyValuePtr> items = std::move(m_pages);
+        m_pages.clear();
+        m_onContinuePage = false;
+        listSynced(m_pagesRv, items);
+        return;
+    }
+    listSynced(result.rv, result.items);
+}
+
+void ClientReflector::listSynced(ResourceVersion rv, const std::vector<KeyValuePtr>& items) {
     m_store.clear();
-    for (const auto& o : result.items)
+    for (const auto& o : items)
         m_store.set(o->key, o);
-    m_lastSyncRv = result.rv;
+    m_lastSyncRv = rv;
     m_everSynced = true;
     m_rvUnavailable = false;
-    m_ctx.hub.listCompleted(m_hubId, m_ctx.now, result.rv,
-                            static_cast<std::int64_t>(result.items.size()));
+    m_ctx.hub.listCompleted(m_hubId, m_ctx.now, rv, static_cast<std::int64_t>(items.size()));
     startWatch(false);
 }
 
@@ -378,6 +427,11 @@ void ClientReflector::watchEnded() {
 }
 
 void ClientReflector::beginTick() {
+    if (m_state == State::Listing && m_nextPage) {
+        const ApiServer::ListOptions page = std::move(*m_nextPage);
+        m_nextPage.reset();
+        requestPage(page);
+    }
     if (m_state == State::Backoff && m_ctx.now >= m_retryAt) {
         if (m_next == Next::List || !m_everSynced)
             startList();

@@ -8,6 +8,7 @@
 #include "sources/sim/apiserver/ApiServer.h"
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace ws {
@@ -66,7 +67,9 @@ private:
     enum class Next { List, Watch };
 
     void startList();
+    void requestPage(const ApiServer::ListOptions& options);
     void onList(std::uint64_t generation, ApiServer::ListResult result);
+    void listSynced(ResourceVersion rv, const std::vector<KeyValuePtr>& items);
     void startWatch(bool watchList);
     void watchListFailed(const ApiStatus& status);
     void handle(const WatchDelivery& d);
@@ -100,6 +103,13 @@ private:
     bool m_everSynced = false;
     bool m_rvUnavailable = false;  // the last list got Expired / TooLarge: relist with RV=""
     bool m_fallbackToList = false; // this ListAndWatch's watch-list failed: LIST instead
+    // The pager (tools/pager): the first page's request, the pages so far and their RV.
+    ApiServer::ListOptions m_listRequest;
+    std::vector<KeyValuePtr> m_pages;
+    ResourceVersion m_pagesRv = 0;
+    bool m_onContinuePage = false;
+    std::optional<ApiServer::ListOptions> m_nextPage; // asked for on the next tick (a round trip)
+    bool m_paginatedResult = false; // an RV="0" list came back paged (reflector.paginatedResult)
 
     std::shared_ptr<ServerWatch> m_watch;
     bool m_watchAnswered = true;           // the current watch request got its response headers

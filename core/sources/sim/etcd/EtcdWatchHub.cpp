@@ -236,6 +236,21 @@ void EtcdWatchHub::sendProgress() {
     }
 }
 
+void EtcdWatchHub::requestProgress(int stream) {
+    ++m_progressRequests;
+    if (stream < 0 || stream >= static_cast<int>(m_streams.size()))
+        return;
+    const Stream& s = m_streams[static_cast<std::size_t>(stream)];
+    if (!s.open)
+        return;
+    for (int id : s.watchers)
+        if (m_watchers[static_cast<std::size_t>(id)].state != WatcherState::Synced)
+            return;
+    const ResourceVersion current = m_etcd.currentRevision();
+    for (int id : s.watchers)
+        trySend(m_watchers[static_cast<std::size_t>(id)], Response{id, current, 0, false, {}, {}});
+}
+
 void EtcdWatchHub::drain(Stream& s, int streamId, double dtSeconds) {
     (void)streamId;
     if (s.stalled || !s.open)

@@ -71,6 +71,13 @@ public:
     int watch(int stream, const EtcdWatchOptions& options, EtcdWatchReceiver* receiver);
     void cancel(int watchId);
 
+    // A WatchRequest_ProgressRequest on the stream (clientv3 RequestProgress): when every
+    // watcher of the stream is synced, a progress notification at the current revision goes
+    // to each of them through the stream's channel (watchableStore.progressAll, 3.4.31+/3.5.13+
+    // behaviour); otherwise nothing, and the requester asks again.
+    void requestProgress(int stream);
+    std::int64_t progressRequests() const { return m_progressRequests; }
+
     void notify(const MvccEvent& event); // called by SimEtcd for every revision
     void tick(TimeUs now);
 
@@ -142,6 +149,7 @@ private:
     TimeUs m_lastSync = 0;
     TimeUs m_lastProgress = 0;
     std::int64_t m_skippedRevisions = 0;
+    std::int64_t m_progressRequests = 0;
 };
 
 } // namespace ws

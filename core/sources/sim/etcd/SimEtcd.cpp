@@ -4,6 +4,7 @@
 #include "engine/EventJournal.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace ws {
 
@@ -145,6 +146,29 @@ const std::vector<KeyId>& SimEtcd::liveKeys(int resource) const {
     static const std::vector<KeyId> none;
     return static_cast<size_t>(resource) < m_live.size() ? m_live[static_cast<size_t>(resource)]
                                                          : none;
+}
+
+bool SimEtcd::rangeAt(int resource, ResourceVersion rev, std::vector<KeyValuePtr>* out) const {
+    // mvcc kvstore rangeKeys: ErrCompacted below the compact revision, ErrFutureRev above head.
+    if (rev < m_compactRev || rev > m_rev)
+        return false;
+    std::unordered_map<KeyId, KeyValuePtr> state;
+    for (KeyId k : liveKeys(resource))
+        state.emplace(k, get(k));
+    for (ResourceVersion r = m_rev; r > rev; --r) {
+        const MvccEvent* ev = eventAt(r);
+        if (!ev || m_keyspace.resourceOf(ev->key) != resource)
+            continue;
+        if (ev->prev)
+            state[ev->key] = ev->prev;
+        else
+            state.erase(ev->key);
+    }
+    out->clear();
+    out->reserve(state.size());
+    for (auto& [key, kv] : state)
+        out->push_back(std::move(kv));
+    return true;
 }
 
 const MvccEvent* SimEtcd::eventAt(ResourceVersion rev) const {

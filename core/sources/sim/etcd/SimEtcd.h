@@ -62,6 +62,11 @@ public:
                    : 0;
     }
 
+    // A range read of the resource's keys at revision rev (WithRev), as etcd answers it from
+    // its MVCC history: the head state with the revisions after rev undone. Unordered. False
+    // when rev is compacted (rev < compactRevision) or in the future.
+    bool rangeAt(int resource, ResourceVersion rev, std::vector<KeyValuePtr>* out) const;
+
     // History access for watch catch-up; null when compacted or in the future.
     const MvccEvent* eventAt(ResourceVersion rev) const;
     ResourceVersion firstRevisionInHistory() const { return m_historyBase; }

@@ -1,0 +1,38 @@
+#pragma once
+
+#include "kube/KeyValue.h"
+
+#include <QString>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ws {
+
+class SimKeyspace;
+
+// One LIST response cut from a store's objects the way the etcd3 store and the 1.34 cacher
+// page them: the selected objects in key order, those after the continue key, at most `limit`,
+// and the continue token of the next page at the list's RV when more remain.
+struct ListPage {
+    struct Selection {
+        int resource = -1;
+        int selectorGroup = -1; // spec.nodeName=node-<group>
+        QString ns;             // a namespaced list: the key prefix /registry/<resource>/<ns>/
+        std::function<bool(const KeyValue&)> matches; // further selectors; null: all
+    };
+
+    std::vector<KeyValuePtr> items;
+    QString continueToken;
+    std::int64_t remainingItemCount = -1; // set with a token when nothing but keys selects
+
+    // `start`: the continue token's key (relative to the list's prefix, "ns/name\0"), or empty.
+    static ListPage cut(const SimKeyspace& keys, std::vector<KeyValuePtr> objects,
+                        const Selection& selection, const std::string& start, std::int64_t limit,
+                        ResourceVersion listRv);
+    // An object's key relative to the list's prefix: "ns/name", or "name" in a namespaced list
+    // and for cluster-scoped objects.
+    static std::string relativeKey(const SimKeyspace& keys, KeyId key, const QString& listNs);
+};
+
+} // namespace ws
