@@ -6,6 +6,7 @@
 #include "sources/sim/etcd/SimEtcd.h"
 
 #include <functional>
+#include <vector>
 
 namespace ws {
 
@@ -57,17 +58,15 @@ std::string ServeMetrics::render() const {
     // from 1.34; only where the gate exists and is on.
     const ServerProfile& p = m_cluster.profile();
     if (p.consistentListFromCache && p.minor >= 28) {
-        const char* name = "apiserver_watch_cache_consistent_read_total";
-        m.family(name, "Counter for consistent reads from cache.", T::Counter);
+        // A CounterVec shows nothing, not even HELP and TYPE, until a label set was counted.
+        std::vector<std::pair<MetricsText::Labels, double>> samples;
         for (std::size_t i = 0; i < resources.size(); ++i) {
             const Cacher* c = server.cacher(static_cast<int>(i));
-            if (!c)
-                continue;
             for (const bool success : {false, true})
                 for (const bool fallback : {false, true}) {
-                    const auto n = c->consistentReads(success, fallback);
+                    const auto n = c ? c->consistentReads(success, fallback) : 0;
                     if (n == 0)
-                        continue; // a CounterVec shows the label sets used so far
+                        continue;
                     MetricsText::Labels l;
                     if (groupLabels) {
                         l.emplace_back("group", resources[i].group.toStdString());
@@ -77,9 +76,14 @@ std::string ServeMetrics::render() const {
                     }
                     l.emplace_back("success", success ? "true" : "false");
                     l.emplace_back("fallback", fallback ? "true" : "false");
-                    m.sample(name, l, double(n));
+                    samples.emplace_back(std::move(l), double(n));
                 }
         }
+        const char* name = "apiserver_watch_cache_consistent_read_total";
+        if (!samples.empty())
+            m.family(name, "Counter for consistent reads from cache.", T::Counter);
+        for (const auto& [l, n] : samples)
+            m.sample(name, l, n);
     }
     // DetectCacheInconsistency (1.34+): {group,resource,status}, only where a checker runs.
     if (m_cluster.profile().detectCacheInconsistency) {

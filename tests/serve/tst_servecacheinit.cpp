@@ -4,6 +4,7 @@
 // downtime on 1.34 (cacher.go / util.go at v1.31.0, v1.34.0); the 503 "context deadline
 // exceeded" of a blocked 1.30 watch; and /readyz held by the 1.36 storage-readiness hook.
 
+#include "support/Kubeconfig.h"
 #include "support/ServeProcess.h"
 
 #include <QElapsedTimer>
@@ -68,17 +69,7 @@ private:
     QString m_scenario;
 
     QString writeKubeconfig(const QString& name, const QString& url) {
-        const QString path = m_dir.filePath(name);
-        QFile f(path);
-        if (!f.open(QIODevice::WriteOnly))
-            return {};
-        f.write(QStringLiteral("apiVersion: v1\nkind: Config\nclusters:\n- name: served\n"
-                               "  cluster:\n    server: %1\ncontexts:\n- name: served\n"
-                               "  context:\n    cluster: served\n    user: tester\n"
-                               "current-context: served\nusers:\n- name: tester\n  user: {}\n")
-                    .arg(url)
-                    .toUtf8());
-        return path;
+        return ws::test::writeServedKubeconfig(m_dir.filePath(name), url);
     }
 
     // A served cluster at `version` and `speed`, once its apiserver is back from the restart.

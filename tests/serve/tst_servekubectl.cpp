@@ -2,6 +2,7 @@
 // namespaces, watches that see writes made during them, create/delete, an informer waiting for
 // a delete, the exact 410 and 504 bodies of chosen versions, and the 422 of a watch-list.
 
+#include "support/Kubeconfig.h"
 #include "support/ServeProcess.h"
 
 #include <QElapsedTimer>
@@ -23,17 +24,7 @@ private:
     ServeProcess m_serve; // healthy, 1.30: shared by the tests that do not pick a version
 
     QString writeKubeconfig(const QString& name, const QString& url) {
-        const QString path = m_dir.filePath(name);
-        QFile f(path);
-        if (!f.open(QIODevice::WriteOnly))
-            return {};
-        f.write(QStringLiteral("apiVersion: v1\nkind: Config\nclusters:\n- name: served\n"
-                               "  cluster:\n    server: %1\ncontexts:\n- name: served\n"
-                               "  context:\n    cluster: served\n    user: tester\n"
-                               "current-context: served\nusers:\n- name: tester\n  user: {}\n")
-                    .arg(url)
-                    .toUtf8());
-        return path;
+        return ws::test::writeServedKubeconfig(m_dir.filePath(name), url);
     }
 
     struct Run {

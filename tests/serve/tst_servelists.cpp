@@ -4,6 +4,7 @@
 // list continued and an Exact list answered from the cache's snapshots, on 1.33 from etcd.
 // Which store answered is read from serve's X-WatchScope-Served-From header (kubectl -v=8).
 
+#include "support/Kubeconfig.h"
 #include "support/ServeProcess.h"
 
 #include <QFile>
@@ -27,19 +28,8 @@ private:
     QTemporaryDir m_dir;
 
     QString kubeconfig(const QString& url) {
-        const QString path =
-            m_dir.filePath(QUrl(url).port() > 0 ? QStringLiteral("kc-%1").arg(QUrl(url).port())
-                                                : QStringLiteral("kc"));
-        QFile f(path);
-        if (!f.open(QIODevice::WriteOnly))
-            return {};
-        f.write(QStringLiteral("apiVersion: v1\nkind: Config\nclusters:\n- name: served\n"
-                               "  cluster:\n    server: %1\ncontexts:\n- name: served\n"
-                               "  context:\n    cluster: served\n    user: tester\n"
-                               "current-context: served\nusers:\n- name: tester\n  user: {}\n")
-                    .arg(url)
-                    .toUtf8());
-        return path;
+        return ws::test::writeServedKubeconfig(
+            m_dir.filePath(QStringLiteral("kc-%1").arg(QUrl(url).port())), url);
     }
 
     struct Raw {

@@ -4,6 +4,7 @@
 // back to a full list, and Exact / continue lists from the cache's snapshots (1.34,
 // ListFromCacheSnapshot) until the cache compactor follows etcd's compaction.
 
+#include "ScenarioRun.h"
 #include "SimHarness.h"
 #include "kube/FeatureGates.h"
 #include "sources/sim/client/ClientReflector.h"
@@ -242,35 +243,20 @@ private slots:
         QCOMPARE(resumed->rv, h.etcd.currentRevision());
     }
 
-    // client-go's pager: 2,400 objects listed in pages of 500 from etcd (a 1.30 cache that is
-    // not ready sends the RV="0" list there); etcd compacts between page 1 and page 2, the
-    // 410 on the continue makes the pager list everything at once with the first RV ("0").
-    void pagerFallsBackToFullList() {
-        SimHarness h("1.30", 2400, QStringLiteral("configmaps"), seconds(60));
-        ClientConfig config;
-        config.id = QStringLiteral("informer");
-        config.resource = h.resource;
-        config.profile = *ClientProfile::fromName(QStringLiteral("0.30"), nullptr);
-        ClientReflector client(h.ctx, {h.server.get()}, config);
-        const std::int64_t before = h.server->listRequests();
-        h.tick();
-        client.tick(); // page 1: limit 500, RV "0"
-        QCOMPARE(h.server->listRequests() - before, 1);
-        h.write(0);
-        QVERIFY(h.etcd.compact(h.etcd.currentRevision()));
-        for (int i = 0; i < 5 && client.stateName() == QLatin1String("listing"); ++i) {
-            h.tick();
-            client.tick();
-        }
-        // Page 2 got 410 Expired; the full list followed at once.
-        QCOMPARE(h.server->listRequests() - before, 3);
-        QCOMPARE(client.stateName(), QStringLiteral("watching"));
-        QCOMPARE(client.store().size(), std::size_t(2400));
+    // client-go's pager over a 1.30 cache that is not ready (its RV="0" list goes to etcd, in
+    // pages of 500, one a tick): the pages add up to the list at page 1's RV while writes go
+    // on; with etcd compacted after page 1, page 2 gets 410 Expired and the pager lists
+    // everything at once with the first request's RV ("0").
+    void pager_data() {
+        QTest::addColumn<int>("objects");
+        QTest::addColumn<bool>("compactAfterFirstPage");
+        QTest::newRow("1200 objects: 500 + 500 + 200 at page 1's RV") << 1200 << false;
+        QTest::newRow("1200 objects, compacted: page 1, 410, one full list") << 1200 << true;
     }
-
-    // Without compaction the pages add up to the list, at the first page's RV.
-    void pagerCollectsPages() {
-        SimHarness h("1.30", 1200, QStringLiteral("configmaps"), seconds(60));
+    void pager() {
+        QFETCH(int, objects);
+        QFETCH(bool, compactAfterFirstPage);
+        SimHarness h("1.30", objects, QStringLiteral("configmaps"), seconds(60));
         ClientConfig config;
         config.id = QStringLiteral("informer");
         config.resource = h.resource;
@@ -281,11 +267,17 @@ private slots:
         for (int i = 0; i < 10 && client.stateName() != QLatin1String("watching"); ++i) {
             h.tick();
             client.tick();
-            h.write(i); // moves the head between pages: the list stays at page 1's RV
+            h.write(i); // the head moves between pages
+            if (i == 0 && compactAfterFirstPage)
+                QVERIFY(h.etcd.compact(h.etcd.currentRevision()));
         }
-        QCOMPARE(h.server->listRequests() - before, 3); // 500 + 500 + 200
-        QCOMPARE(client.store().size(), std::size_t(1200));
-        QCOMPARE(client.resourceVersion(), head);
+        QCOMPARE(client.stateName(), QStringLiteral("watching"));
+        QCOMPARE(h.server->listRequests() - before, 3);
+        QCOMPARE(client.store().size(), std::size_t(objects));
+        if (compactAfterFirstPage)
+            QCOMPARE(client.resourceVersion(), head + 1); // the full list, after one write
+        else
+            QCOMPARE(client.resourceVersion(), head);
     }
 
     // resourceVersionMatch=Exact lists by version and gate: from the snapshot at that RV with
@@ -360,6 +352,31 @@ private slots:
             "\"The resourceVersion for the provided list is too old.\",\"reason\":\"Expired\","
             "\"code\":410}");
         QCOMPARE(expired->status.toJson(), expected);
+    }
+
+    // DetectCacheInconsistency's verdict turns the snapshots off (MarkConsistent(false),
+    // v1.34.0): on cache-inconsistency-detected, an Exact list at the cache's own RV goes to
+    // etcd once the check failed.
+    void inconsistentCacheListsFromEtcd() {
+        ScenarioRun run = runScenarioToEnd(QStringLiteral("cache-inconsistency-detected"), {});
+        QVERIFY(std::any_of(run.anomalies.begin(), run.anomalies.end(), [](const Anomaly& a) {
+            return a.kind == AnomalyKind::CacheInconsistent;
+        }));
+        Cacher* failed = nullptr;
+        for (const auto& c : run.simulation().apiservers().front()->cachers())
+            if (c->consistencyChecker() && !c->consistencyChecker()->markedConsistent())
+                failed = c.get();
+        QVERIFY(failed);
+        QVERIFY(!failed->snapshotsUsable());
+        ApiServer::ListOptions o;
+        o.resource = failed->resource();
+        o.rv = failed->cache().resourceVersion();
+        o.exact = true;
+        std::optional<ApiServer::ListResult> r;
+        run.simulation().apiservers().front()->list(
+            o, [&](ApiServer::ListResult result) { r = std::move(result); });
+        QVERIFY(r && r->ok);
+        QCOMPARE(r->servedFrom, From::Etcd);
     }
 
     // Snapshots go with the ring: once the ring is full the oldest event's RV bounds them.

@@ -248,7 +248,7 @@ bool ApiServer::listRoutedToEtcd(const Cacher* c, const ListQuery& q) const {
     if (q.exactRv > 0 || q.hasContinue) {
         // ShouldDelegateExactRV / ShouldDelegateContinue (v1.34.0): only with snapshots; a
         // future RV needs consistent-read support, a past one a snapshot at or below it.
-        if (!cacher::listsFromSnapshots(p))
+        if (!c->snapshotsUsable())
             return true;
         if (q.consistent)
             return !consistentReads;

@@ -29,6 +29,8 @@ void CacheConsistencyChecker::tick() {
         return;
     const Result result = run();
     ++m_counts[static_cast<std::size_t>(result.status)];
+    if (result.status != Status::Error)
+        m_consistent = result.status == Status::Success;
     if (result.status == Status::Failure)
         raise(result);
     // JitterUntil with sliding=true: the next period starts when this check ends.

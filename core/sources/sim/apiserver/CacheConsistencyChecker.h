@@ -15,7 +15,8 @@ struct SimContext;
 // One cacher's DetectCacheInconsistency checker (1.34+): on its jittered schedule it digests the
 // watch cache and etcd at the cache's RV (kube/CacheConsistency.h) and, on a mismatch, raises
 // cache-inconsistent, the simulated apiserver's "Cache consistency check failed". It never
-// touches the cache: the real checker does not relist either.
+// relists the cache (the real checker does not either); its verdict only turns the cache's
+// snapshots off until a check passes again (MarkConsistent, v1.34.0).
 class CacheConsistencyChecker {
 public:
     // seed: its own jitter stream, so that turning the gate on leaves the scenario's random
@@ -30,6 +31,8 @@ public:
         return m_counts[static_cast<std::size_t>(status)];
     }
     TimeUs nextCheck() const { return m_next; }
+    // The last check's verdict (a check that could not run keeps the previous one).
+    bool markedConsistent() const { return m_consistent; }
 
 private:
     cacheconsistency::Result run() const;
@@ -42,6 +45,7 @@ private:
     SeededRandom m_rng;
     TimeUs m_next = -1; // -1: not running
     std::array<std::int64_t, 3> m_counts{};
+    bool m_consistent = true;
 };
 
 } // namespace ws

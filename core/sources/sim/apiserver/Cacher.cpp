@@ -415,6 +415,11 @@ void Cacher::waitForResourceVersion(ResourceVersion rv, std::function<void()> re
                            std::move(timedOut), requestProgress});
 }
 
+bool Cacher::snapshotsUsable() const {
+    return cacher::listsFromSnapshots(m_server.profile()) &&
+           (!m_checker || m_checker->markedConsistent());
+}
+
 void Cacher::serviceCompactor() {
     // compactor.Run: every 15 s the storage's compaction revision; snapshots below it go.
     if (!cacher::listsFromSnapshots(m_server.profile()) || m_ctx.now < m_nextCompaction)
@@ -518,8 +523,12 @@ void Cacher::tick() {
     serviceWaits();
     serviceCompactor();
     serviceWatches();
-    if (m_checker)
+    if (m_checker) {
         m_checker->tick();
+        // MarkConsistent(false): snapshots reset, none taken until a check passes again.
+        if (!m_checker->markedConsistent())
+            m_cache.compactSnapshots(m_cache.resourceVersion() + 1);
+    }
 }
 
 TimeUs Cacher::lag() const {

@@ -81,6 +81,9 @@ public:
     std::int64_t consistentReads(bool success, bool fallback) const {
         return m_consistentReads[success ? 1 : 0][fallback ? 1 : 0];
     }
+    // Exact and continue lists may be answered from snapshots: ListFromCacheSnapshot, and the
+    // consistency checker (if any) did not find the cache inconsistent.
+    bool snapshotsUsable() const;
     // The cache compactor's revision (ListFromCacheSnapshot): etcd's compaction as last read.
     ResourceVersion compactorRevision() const { return m_compactorRevision; }
 
