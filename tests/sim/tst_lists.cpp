@@ -169,12 +169,15 @@ private slots:
 
     // A paged list whose continue revision etcd compacted: 410 Expired with etcd3's message and
     // a fresh token (rv -1, the same start key), in 1.16 as in 1.34 (where the continue is
-    // served from a cache snapshot until the cache compactor, 15 s later, drops it).
+    // served from a cache snapshot until the cache compactor, 15 s later, drops it). From 1.31
+    // the first page of a consistent read comes from the cache (PR #125405).
     void continueAcrossCompaction_data() {
         QTest::addColumn<QString>("version");
         QTest::addColumn<From>("firstPage");
         QTest::newRow("1.16: etcd pages") << "1.16" << From::Etcd;
-        QTest::newRow("1.34: cache pages, snapshots") << "1.34" << From::Cache;
+        QTest::newRow("1.30: etcd pages (a limit sends RV=\"\" there)") << "1.30" << From::Etcd;
+        QTest::newRow("1.31: the cache pages, etcd continues") << "1.31" << From::Cache;
+        QTest::newRow("1.34: the cache pages, its snapshots continue") << "1.34" << From::Cache;
     }
     void continueAcrossCompaction() {
         QFETCH(QString, version);

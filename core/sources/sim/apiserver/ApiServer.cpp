@@ -151,9 +151,10 @@ void ApiServer::listFromCache(Cacher& cacher, const ListQuery& q,
     objects.reserve(cache.objectCount());
     for (KeyId k : cache.store().keys())
         objects.push_back(cache.object(k));
-    // The watch cache ignores limit (it cannot continue) unless it keeps snapshots to continue
-    // from (ListFromCacheSnapshot, KEP-4988): then it pages like etcd, at its RV.
-    const bool pages = q.consistent && cacher::listsFromSnapshots(m_config.profile);
+    // The watch cache ignores limit for RV "0" and NotOlderThan lists; a consistent read it
+    // pages like etcd, at its RV (1.31+, PR #125405: such lists reach the cache only from 1.31),
+    // the continue going to etcd, or to the snapshots with ListFromCacheSnapshot.
+    const bool pages = q.consistent;
     ListPage page =
         ListPage::cut(m_ctx.keyspace, std::move(objects), selection(q.options), q.token.start,
                       pages ? q.options.limit : 0, cache.resourceVersion());
@@ -257,9 +258,10 @@ bool ApiServer::listRoutedToEtcd(const Cacher* c, const ListQuery& q) const {
         return c->cache().snapshotAtOrBelow(q.exactRv) == 0;
     }
     if (q.consistent) {
-        // Up to 1.32 a limit with any RV but "0" goes to etcd, RV="" included (cacher.go
-        // shouldDelegateList hasLimit); from 1.33 the legacy exact match needs an RV.
-        if (o.limit > 0 && p.minor < 33)
+        // Before 1.31 a limit with any RV but "0" went to etcd, RV="" included (cacher.go
+        // shouldDelegateList hasLimit); from 1.31 the cache pages consistent reads itself (PR
+        // #125405) and only the legacy exact match (a limit with RV=N) is delegated.
+        if (o.limit > 0 && p.minor < 31)
             return true;
         return !consistentReads;
     }
