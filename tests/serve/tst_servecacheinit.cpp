@@ -4,7 +4,7 @@
 // downtime on 1.34 (cacher.go / util.go at v1.31.0, v1.34.0); the 503 "context deadline
 // exceeded" of a blocked 1.30 watch; and /readyz held by the 1.36 storage-readiness hook.
 
-#include "support/Kubeconfig.h"
+#include "support/Kubectl.h"
 #include "support/ServeProcess.h"
 
 #include <QElapsedTimer>
@@ -89,26 +89,9 @@ private:
         return true;
     }
 
-    struct Run {
-        int exitCode = -1;
-        QString out, err;
-    };
+    using Run = ws::test::KubectlRun;
     Run kubectl(const QString& kubeconfig, const QStringList& args, int timeoutMs = 90000) {
-        QProcess p;
-        p.setProgram(m_kubectl);
-        p.setArguments(QStringList{QStringLiteral("--kubeconfig"), kubeconfig} + args);
-        p.start();
-        Run r;
-        if (!p.waitForFinished(timeoutMs)) {
-            p.kill();
-            p.waitForFinished();
-            r.err = QStringLiteral("timed out");
-            return r;
-        }
-        r.exitCode = p.exitCode();
-        r.out = QString::fromUtf8(p.readAllStandardOutput());
-        r.err = QString::fromUtf8(p.readAllStandardError());
-        return r;
+        return ws::test::runKubectl(m_kubectl, kubeconfig, args, timeoutMs);
     }
 
     // Every Retry-After header kubectl -v=8 logged, in order.

@@ -2,7 +2,7 @@
 // namespaces, watches that see writes made during them, create/delete, an informer waiting for
 // a delete, the exact 410 and 504 bodies of chosen versions, and the 422 of a watch-list.
 
-#include "support/Kubeconfig.h"
+#include "support/Kubectl.h"
 #include "support/ServeProcess.h"
 
 #include <QElapsedTimer>
@@ -27,26 +27,9 @@ private:
         return ws::test::writeServedKubeconfig(m_dir.filePath(name), url);
     }
 
-    struct Run {
-        int exitCode = -1;
-        QString out, err;
-    };
+    using Run = ws::test::KubectlRun;
     Run kubectl(const QString& kubeconfig, const QStringList& args, int timeoutMs = 30000) {
-        QProcess p;
-        p.setProgram(m_kubectl);
-        p.setArguments(QStringList{QStringLiteral("--kubeconfig"), kubeconfig} + args);
-        p.start();
-        Run r;
-        if (!p.waitForFinished(timeoutMs)) {
-            p.kill();
-            p.waitForFinished();
-            r.err = QStringLiteral("timed out");
-            return r;
-        }
-        r.exitCode = p.exitCode();
-        r.out = QString::fromUtf8(p.readAllStandardOutput());
-        r.err = QString::fromUtf8(p.readAllStandardError());
-        return r;
+        return ws::test::runKubectl(m_kubectl, kubeconfig, args, timeoutMs);
     }
     QString config() { return m_dir.filePath(QStringLiteral("healthy.kubeconfig")); }
 

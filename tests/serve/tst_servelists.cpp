@@ -4,7 +4,7 @@
 // list continued and an Exact list answered from the cache's snapshots, on 1.33 from etcd.
 // Which store answered is read from serve's X-WatchScope-Served-From header (kubectl -v=8).
 
-#include "support/Kubeconfig.h"
+#include "support/Kubectl.h"
 #include "support/ServeProcess.h"
 
 #include <QFile>
@@ -39,21 +39,13 @@ private:
         QString out, err;
     };
     Raw raw(const QString& config, const QString& path) {
-        QProcess p;
-        p.setProgram(m_kubectl);
-        p.setArguments({QStringLiteral("--kubeconfig"), config, QStringLiteral("-v=8"),
-                        QStringLiteral("get"), QStringLiteral("--raw"), path});
-        p.start();
+        const ws::test::KubectlRun run = ws::test::runKubectl(
+            m_kubectl, config,
+            {QStringLiteral("-v=8"), QStringLiteral("get"), QStringLiteral("--raw"), path});
         Raw r;
-        if (!p.waitForFinished(30000)) {
-            p.kill();
-            p.waitForFinished();
-            r.err = QStringLiteral("timed out");
-            return r;
-        }
-        r.exitCode = p.exitCode();
-        r.out = QString::fromUtf8(p.readAllStandardOutput());
-        r.err = QString::fromUtf8(p.readAllStandardError());
+        r.exitCode = run.exitCode;
+        r.out = run.out;
+        r.err = run.err;
         r.body = QJsonDocument::fromJson(r.out.toUtf8()).object();
         static const QRegularExpression header(QStringLiteral("X-Watchscope-Served-From: (\\S+)"),
                                                QRegularExpression::CaseInsensitiveOption);
@@ -64,13 +56,10 @@ private:
     }
 
     QString metrics(const QString& config) {
-        QProcess p;
-        p.setProgram(m_kubectl);
-        p.setArguments({QStringLiteral("--kubeconfig"), config, QStringLiteral("get"),
-                        QStringLiteral("--raw"), QStringLiteral("/metrics")});
-        p.start();
-        p.waitForFinished(30000);
-        return QString::fromUtf8(p.readAllStandardOutput());
+        return ws::test::runKubectl(
+                   m_kubectl, config,
+                   {QStringLiteral("get"), QStringLiteral("--raw"), QStringLiteral("/metrics")})
+            .out;
     }
 
 private slots:
