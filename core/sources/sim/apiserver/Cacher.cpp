@@ -10,6 +10,19 @@
 
 namespace ws {
 
+namespace {
+// FNV-1a over the id: the same seed in every process (qHash of a QString mixes in a per-process
+// random seed, which made the checker's schedule, and the scenario runs, vary between runs).
+std::uint64_t stableSeed(const QString& id) {
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    for (const QChar c : id) {
+        h ^= c.unicode();
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+} // namespace
+
 Cacher::Cacher(SimContext& ctx, ApiServer& server, int resource)
     : m_ctx(ctx), m_server(server), m_resource(resource), m_cache([&] {
           const ServerProfile& p = server.profile();
@@ -26,8 +39,7 @@ Cacher::Cacher(SimContext& ctx, ApiServer& server, int resource)
     info.history = &ctx.etcd;
     m_hubId = ctx.hub.registerWatcher(info);
     if (server.profile().detectCacheInconsistency)
-        m_checker = std::make_unique<CacheConsistencyChecker>(
-            ctx, *this, qHash(info.id, static_cast<size_t>(0x5eed)));
+        m_checker = std::make_unique<CacheConsistencyChecker>(ctx, *this, stableSeed(info.id));
 }
 
 Cacher::~Cacher() {
