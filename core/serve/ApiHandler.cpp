@@ -194,6 +194,7 @@ void ApiHandler::list(const ApiRequest& api, int resource,
     o.limit = api.limit;
     o.selectorGroup = fields->selectorGroup;
     o.exact = api.resourceVersionMatch == QLatin1String("Exact");
+    o.notOlderThan = api.resourceVersionMatch == QLatin1String("NotOlderThan");
     o.continueToken = api.continueToken;
     o.ns = api.ns;
     // The store filters by the other selectors while it pages (etcd3 GetList's predicate).

@@ -322,6 +322,31 @@ private slots:
         QVERIFY(names(h, r->items).contains(QStringLiteral("cm-5")));
     }
 
+    // A limit with RV=N is the legacy exact match (etcd before snapshots) unless the request
+    // says resourceVersionMatch=NotOlderThan: then the cache serves it whole, limit ignored.
+    void limitWithRv_data() {
+        QTest::addColumn<bool>("notOlderThan");
+        QTest::addColumn<From>("from");
+        QTest::newRow("limit, RV=N: exact, etcd") << false << From::Etcd;
+        QTest::newRow("limit, RV=N, NotOlderThan: cache") << true << From::Cache;
+    }
+    void limitWithRv() {
+        QFETCH(bool, notOlderThan);
+        QFETCH(From, from);
+        SimHarness h("1.30", 10);
+        h.runFor(milliseconds(200));
+        ApiServer::ListOptions o;
+        o.resource = h.resource;
+        o.rv = h.etcd.currentRevision();
+        o.limit = 4;
+        o.notOlderThan = notOlderThan;
+        const auto r = listAndWait(h, o);
+        QVERIFY(r && r->ok);
+        QCOMPARE(r->servedFrom, from);
+        QCOMPARE(r->items.size(), std::size_t(from == From::Etcd ? 4 : 10));
+        QCOMPARE(r->continueToken.isEmpty(), from == From::Cache);
+    }
+
     // An Exact RV etcd compacted: the snapshot still serves it until the cache compactor reads
     // the compaction (every 15 s); then the cacher has no snapshot, the list goes to etcd and
     // gets etcd's 410.

@@ -297,7 +297,8 @@ void ApiServer::list(const ListOptions& options, std::function<void(ListResult)>
     // continue at its token's revision; a continue at rv -1 is a consistent read.
     if (q.hasContinue)
         q.exactRv = q.token.rv > 0 ? q.token.rv : 0;
-    else if (!q.options.rvEmpty && !rvZero && (q.options.exact || q.options.limit > 0))
+    else if (!q.options.rvEmpty && !rvZero &&
+             (q.options.exact || (q.options.limit > 0 && !q.options.notOlderThan)))
         q.exactRv = q.options.rv;
     q.consistent = q.hasContinue ? q.token.rv < 0 : q.options.rvEmpty;
     Cacher* c = cacher(options.resource);

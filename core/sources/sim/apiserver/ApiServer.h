@@ -64,9 +64,10 @@ public:
         bool rvEmpty = false;
         std::int64_t limit = 0;
         int selectorGroup = -1;
-        bool exact = false;    // resourceVersionMatch=Exact
-        QString continueToken; // the next page of a paged list (RV unset)
-        QString ns;            // a namespaced list
+        bool exact = false;        // resourceVersionMatch=Exact
+        bool notOlderThan = false; // resourceVersionMatch=NotOlderThan (a limit stays legacy-free)
+        QString continueToken;     // the next page of a paged list (RV unset)
+        QString ns;                // a namespaced list
         // Label and further field selectors, applied where the store filters (null: none).
         std::function<bool(const KeyValue&)> matches;
     };
