@@ -630,6 +630,18 @@ private slots:
         QTest::newRow("apiserver the cluster does not have")
             << QByteArray("    clientGo: \"0.22\"\n")
             << QByteArray("    clientGo: \"0.22\"\n    apiserver: 1\n") << "out of range [0, 0]";
+        // What kube-apiserver of the file's version refuses to start with.
+        QTest::newRow("gate the version does not have")
+            << QByteArray("  version: \"1.30\"\n")
+            << QByteArray("  version: \"1.30\"\n  featureGates:\n    DetectCacheInconsistency: "
+                          "true\n")
+            << "unrecognized feature gate: DetectCacheInconsistency (kube-apiserver 1.30";
+        QTest::newRow("locked gate")
+            << QByteArray("  version: \"1.30\"\n")
+            << QByteArray("  version: \"1.34\"\n  featureGates:\n    ConsistentListFromCache: "
+                          "false\n")
+            << "cannot set feature gate ConsistentListFromCache to false, feature is locked to "
+               "true (kube-apiserver 1.34)";
         QTest::newRow("broken YAML") << QByteArray("server:\n") << QByteArray("server: [\n") << "";
     }
     void badFileIsRejected() {
