@@ -3,6 +3,7 @@
 // A small cluster for tests: the real simulated etcd, detectors and one apiserver, driven tick by
 // tick on the virtual clock.
 #include "detect/DetectorHub.h"
+#include "kube/FeatureGates.h"
 #include "sources/sim/SimContext.h"
 #include "sources/sim/apiserver/ApiServer.h"
 #include "sources/sim/etcd/EtcdWatchHub.h"
@@ -20,11 +21,12 @@ struct SimHarness {
     // meanwhile, from the start).
     SimHarness(const QString& serverVersion, int objects, TimeUs cacherListDuration)
         : SimHarness(serverVersion, objects, QStringLiteral("configmaps"), cacherListDuration) {}
-    // configure: changes to the apiserver's configuration before it starts (its etcd is 3.5.13
-    // unless told otherwise).
+    // gates: feature gates set on the profile as given (FeatureGates::apply, unchecked);
+    // configure: further changes to the apiserver's configuration before it starts (its etcd is
+    // 3.5.13 unless told otherwise).
     explicit SimHarness(const QString& serverVersion, int objects = 10,
                         const QString& resourceName = QStringLiteral("configmaps"),
-                        TimeUs cacherListDuration = 0,
+                        TimeUs cacherListDuration = 0, const QMap<QString, bool>& gates = {},
                         const std::function<void(ApiServerConfig&)>& configure = {})
         : etcd(keyspace), hub(keyspace.keys()), ctx{keyspace, etcd, hub, rng, 0, milliseconds(10)} {
         hub.setSink([this](const Anomaly& a) { anomalies.push_back(a); });
@@ -36,6 +38,7 @@ struct SimHarness {
             etcd.put(0, k, std::string(300, 'v'));
         ApiServerConfig config;
         config.profile = *ServerProfile::fromVersion(serverVersion, nullptr);
+        FeatureGates::apply(config.profile, gates);
         config.cacherListDurations = {cacherListDuration};
         config.etcd = EtcdFacts(QStringLiteral("3.5.13"));
         if (configure)

@@ -106,7 +106,7 @@ private slots:
         QFETCH(QString, etcd);
         QFETCH(QStringList, gates);
         QFETCH(From, from);
-        SimHarness h(version, 10, QStringLiteral("configmaps"), 0, withGates(etcd, gates));
+        SimHarness h(version, 10, QStringLiteral("configmaps"), 0, {}, withGates(etcd, gates));
         h.runFor(milliseconds(200));
         const KeyId other = otherKey(h);
         for (int i = 0; i < 5; ++i)
@@ -144,7 +144,7 @@ private slots:
     // burst of 500 (the 128 responses its channel holds alone take 12.8 s). After 3 s the list
     // falls back to etcd, counted {success=true,fallback=true}.
     void consistentReadFallsBackAfterThreeSeconds() {
-        SimHarness h("1.31", 10, QStringLiteral("configmaps"), 0, [](ApiServerConfig& c) {
+        SimHarness h("1.31", 10, QStringLiteral("configmaps"), 0, {}, [](ApiServerConfig& c) {
             c.etcd = EtcdFacts(QStringLiteral("3.5.13"));
             c.etcdStreamEventsPerSecond = 10;
         });
@@ -301,7 +301,7 @@ private slots:
         QFETCH(QString, version);
         QFETCH(QStringList, gates);
         QFETCH(From, from);
-        SimHarness h(version, 10, QStringLiteral("configmaps"), 0, withGates("3.5.13", gates));
+        SimHarness h(version, 10, QStringLiteral("configmaps"), 0, {}, withGates("3.5.13", gates));
         h.runFor(milliseconds(200));
         h.etcd.remove(h.ctx.now, h.keys[2]);
         h.runFor(milliseconds(50));

@@ -7,21 +7,10 @@
 #include "sources/sim/etcd/SimEtcd.h"
 
 #include <algorithm>
+#include <functional>
+#include <string>
 
 namespace ws {
-
-namespace {
-// FNV-1a over the id: the same seed in every process (qHash of a QString mixes in a per-process
-// random seed, which made the checker's schedule, and the scenario runs, vary between runs).
-std::uint64_t stableSeed(const QString& id) {
-    std::uint64_t h = 0xcbf29ce484222325ull;
-    for (const QChar c : id) {
-        h ^= c.unicode();
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
-} // namespace
 
 Cacher::Cacher(SimContext& ctx, ApiServer& server, int resource)
     : m_ctx(ctx), m_server(server), m_resource(resource), m_cache([&] {
@@ -39,7 +28,10 @@ Cacher::Cacher(SimContext& ctx, ApiServer& server, int resource)
     info.history = &ctx.etcd;
     m_hubId = ctx.hub.registerWatcher(info);
     if (server.profile().detectCacheInconsistency)
-        m_checker = std::make_unique<CacheConsistencyChecker>(ctx, *this, stableSeed(info.id));
+        // Seeded from the cacher's name, the same in every process: Qt's qHash(QString, seed)
+        // mixes in a per-process random seed, which made the checks' times vary run to run.
+        m_checker = std::make_unique<CacheConsistencyChecker>(
+            ctx, *this, std::hash<std::string>{}(info.id.toStdString()));
 }
 
 Cacher::~Cacher() {
@@ -82,10 +74,13 @@ void Cacher::stop() {
     m_state = State::Stopped;
     m_ready = false;
     m_listed.clear();
-    auto pending = std::move(m_waitingReady);
-    m_waitingReady.clear();
-    for (auto& p : pending) // the waiting requests' connections are reset
+    auto waiters = std::move(m_readyWaiters);
+    m_readyWaiters.clear();
+    for (auto& p : waiters) // the waiting requests' connections are reset
         p.watch->reject(ApiStatus::connectionReset(m_server.name()));
+    // Events the blocked dispatcher still held die with the cache.
+    m_pending.clear();
+    m_blocked = false;
     m_ctx.hub.watcherStopped(m_hubId, m_ctx.now);
     for (auto& w : m_watches) {
         w->buffer.clear();
@@ -389,15 +384,15 @@ TimeUs Cacher::nextBookmarkTime(const ServerWatch& w) const {
 
 void Cacher::waitUntilReady(const std::shared_ptr<ServerWatch>& w, std::function<void()> admit) {
     w->pending = true;
-    m_waitingReady.push_back(Pending{w, std::move(admit)});
+    m_readyWaiters.push_back(ReadyWaiter{w, std::move(admit)});
 }
 
-void Cacher::servicePending() {
-    if (m_waitingReady.empty())
+void Cacher::serviceReadyWaiters() {
+    if (m_readyWaiters.empty())
         return;
-    auto pending = std::move(m_waitingReady);
-    m_waitingReady.clear();
-    for (auto& p : pending) {
+    auto waiters = std::move(m_readyWaiters);
+    m_readyWaiters.clear();
+    for (auto& p : waiters) {
         if (p.watch->closed)
             continue; // the client gave up
         if (m_ready) {
@@ -409,7 +404,7 @@ void Cacher::servicePending() {
             // and the handler turns it into errors.NewServiceUnavailable.
             p.watch->reject(ApiStatus::cacheWaitDeadlineExceeded());
         } else {
-            m_waitingReady.push_back(std::move(p));
+            m_readyWaiters.push_back(std::move(p));
         }
     }
 }
@@ -531,7 +526,7 @@ void Cacher::tick() {
         list();
     if (m_state == State::Listing && m_ctx.now >= m_listDoneAt)
         finishList();
-    servicePending();
+    serviceReadyWaiters();
     serviceWaits();
     serviceCompactor();
     serviceWatches();

@@ -98,7 +98,7 @@ private:
     // starts kRelistPeriod later. lastError: what it returned (empty for a watch that ended
     // with "too old", which the reflector treats as a normal end).
     void listAndWatchEnded(const QString& lastError);
-    void servicePending();
+    void serviceReadyWaiters();
     void watchFrom(ResourceVersion rv);
     void cancelEtcdWatch();
     void handleInternalError(const ApiStatus& status);
@@ -152,11 +152,12 @@ private:
     ResourceVersion m_compactorRevision = 0;
     std::int64_t m_consistentReads[2][2] = {{0, 0}, {0, 0}};
     std::vector<Wait> m_waits;
-    struct Pending {
+    // Watches that arrived while the cache was not ready (ready.wait()).
+    struct ReadyWaiter {
         std::shared_ptr<ServerWatch> watch;
         std::function<void()> admit;
     };
-    std::vector<Pending> m_waitingReady;
+    std::vector<ReadyWaiter> m_readyWaiters;
     std::vector<ObservedEvent> m_observed;
     std::unique_ptr<CacheConsistencyChecker> m_checker;
 };
