@@ -215,9 +215,12 @@ bool Simulation::build(QString* error) {
         for (auto& c : s->cachers())
             m_cacherSeries.push_back(watcherSeries(m_keyspace.resourceName(c->resource()),
                                                    m_hub.watcher(c->hubId()).id));
-    for (auto& c : m_clients)
-        m_clientSeries.push_back(
-            watcherSeries(m_keyspace.resourceName(c->config().resource), c->id()));
+    for (auto& c : m_clients) {
+        const QString res = m_keyspace.resourceName(c->config().resource);
+        m_clientSeries.push_back(watcherSeries(res, c->id()));
+        if (m_scenario.server.memory.enabled)
+            m_requestedRvSeries.push_back(m_timeline.series(res, series::requestedRv(c->id())));
+    }
     // Compaction like kube-apiserver's compactor: every interval, compact to the revision seen
     // at the previous interval.
     m_nextCompaction = m_scenario.etcd.compactionInterval;
@@ -360,6 +363,8 @@ void Simulation::sample() {
         m_timeline.append(ws.rv, now, static_cast<double>(c.resourceVersion()));
         m_timeline.append(ws.lag, now, static_cast<double>(head - c.resourceVersion()));
         m_timeline.append(ws.lagSeconds, now, lagSeconds);
+        if (i < m_requestedRvSeries.size())
+            m_timeline.append(m_requestedRvSeries[i], now, static_cast<double>(c.requestedRv()));
         if (c.resourceVersion() != 0)
             m_hub.watcherPosition(c.hubId(), now, c.resourceVersion(), head, lagSeconds);
     }

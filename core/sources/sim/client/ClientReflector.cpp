@@ -109,6 +109,7 @@ void ClientReflector::startList() {
         options.rv = 0;
         options.limit = 500;
     }
+    m_requestedRv = options.rvEmpty ? 0 : options.rv;
     ListRequest request;
     request.rv = options.rv;
     request.rvEmpty = options.rvEmpty;
@@ -168,6 +169,7 @@ void ClientReflector::startWatch(bool watchList) {
     } else {
         options.rv = m_lastSyncRv;
     }
+    m_requestedRv = options.rvEmpty ? 0 : options.rv;
     WatchRequest request;
     request.rv = options.rv;
     request.rvEmpty = options.rvEmpty;

@@ -55,6 +55,8 @@ public:
     const ClientConfig& config() const { return m_config; }
     WatcherId hubId() const { return m_hubId; }
     ResourceVersion resourceVersion() const { return m_lastSyncRv; }
+    // The RV its last list or watch asked for (0: "" or "0").
+    ResourceVersion requestedRv() const { return m_requestedRv; }
     const InformerStore& store() const { return m_store; }
     QString stateName() const;
     QString apiserverName() const;
@@ -65,6 +67,7 @@ public:
 private:
     enum class State { Idle, Listing, Watching, Backoff };
     bool m_listsAgain = false; // consistentFirstList: restarted after having synced
+    ResourceVersion m_requestedRv = 0;
     enum class Next { List, Watch };
 
     void startList();
