@@ -226,6 +226,7 @@ bool Simulation::build(QString* error) {
     m_nextCompaction = m_scenario.etcd.compactionInterval;
     m_compactTarget = m_etcd.currentRevision();
     m_oomKillsSeen.assign(m_apiservers.size(), 0);
+    m_lastRequestedRv.assign(m_requestedRvSeries.size(), -1);
     return true;
 }
 
@@ -363,8 +364,11 @@ void Simulation::sample() {
         m_timeline.append(ws.rv, now, static_cast<double>(c.resourceVersion()));
         m_timeline.append(ws.lag, now, static_cast<double>(head - c.resourceVersion()));
         m_timeline.append(ws.lagSeconds, now, lagSeconds);
-        if (i < m_requestedRvSeries.size())
+        // The RV a request asked for: a point per change (thousands of agents ask rarely).
+        if (i < m_requestedRvSeries.size() && c.requestedRv() != m_lastRequestedRv[i]) {
+            m_lastRequestedRv[i] = c.requestedRv();
             m_timeline.append(m_requestedRvSeries[i], now, static_cast<double>(c.requestedRv()));
+        }
         if (c.resourceVersion() != 0)
             m_hub.watcherPosition(c.hubId(), now, c.resourceVersion(), head, lagSeconds);
     }

@@ -107,6 +107,7 @@ private:
     std::vector<WatcherSeries> m_cacherSeries; // apiserver-major, resource-minor
     std::vector<WatcherSeries> m_clientSeries;
     std::vector<SeriesId> m_requestedRvSeries; // per client, with server.memory
+    std::vector<ResourceVersion> m_lastRequestedRv;
     std::vector<StoreEntry> m_entries;
     std::vector<int> m_oomKillsSeen;           // per apiserver
     std::vector<ApiserverMemory> m_lastMemory; // per apiserver, the previous sample
