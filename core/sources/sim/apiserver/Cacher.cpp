@@ -6,6 +6,8 @@
 #include "sources/sim/etcd/SimEtcd.h"
 
 #include <algorithm>
+#include <functional>
+#include <string>
 
 namespace ws {
 
@@ -25,8 +27,10 @@ Cacher::Cacher(SimContext& ctx, ApiServer& server, int resource)
     info.history = &ctx.etcd;
     m_hubId = ctx.hub.registerWatcher(info);
     if (server.profile().detectCacheInconsistency)
+        // Seeded from the cacher's name, the same in every process: Qt's qHash(QString, seed)
+        // mixes in a per-process random seed, which made the checks' times vary run to run.
         m_checker = std::make_unique<CacheConsistencyChecker>(
-            ctx, *this, qHash(info.id, static_cast<size_t>(0x5eed)));
+            ctx, *this, std::hash<std::string>{}(info.id.toStdString()));
 }
 
 Cacher::~Cacher() {
@@ -67,10 +71,13 @@ void Cacher::stop() {
     m_state = State::Stopped;
     m_ready = false;
     m_listed.clear();
-    auto pending = std::move(m_pendingWatches);
-    m_pendingWatches.clear();
-    for (auto& p : pending) // the waiting requests' connections are reset
+    auto waiters = std::move(m_readyWaiters);
+    m_readyWaiters.clear();
+    for (auto& p : waiters) // the waiting requests' connections are reset
         p.watch->reject(ApiStatus::connectionReset(m_server.name()));
+    // Events the blocked dispatcher still held die with the cache.
+    m_pending.clear();
+    m_blocked = false;
     m_ctx.hub.watcherStopped(m_hubId, m_ctx.now);
     for (auto& w : m_watches) {
         w->buffer.clear();
@@ -374,15 +381,15 @@ TimeUs Cacher::nextBookmarkTime(const ServerWatch& w) const {
 
 void Cacher::waitUntilReady(const std::shared_ptr<ServerWatch>& w, std::function<void()> admit) {
     w->pending = true;
-    m_pendingWatches.push_back(Pending{w, std::move(admit)});
+    m_readyWaiters.push_back(ReadyWaiter{w, std::move(admit)});
 }
 
-void Cacher::servicePending() {
-    if (m_pendingWatches.empty())
+void Cacher::serviceReadyWaiters() {
+    if (m_readyWaiters.empty())
         return;
-    auto pending = std::move(m_pendingWatches);
-    m_pendingWatches.clear();
-    for (auto& p : pending) {
+    auto waiters = std::move(m_readyWaiters);
+    m_readyWaiters.clear();
+    for (auto& p : waiters) {
         if (p.watch->closed)
             continue; // the client gave up
         if (m_ready) {
@@ -394,7 +401,7 @@ void Cacher::servicePending() {
             // and the handler turns it into errors.NewServiceUnavailable.
             p.watch->reject(ApiStatus::cacheWaitDeadlineExceeded());
         } else {
-            m_pendingWatches.push_back(std::move(p));
+            m_readyWaiters.push_back(std::move(p));
         }
     }
 }
@@ -488,7 +495,7 @@ void Cacher::tick() {
         list();
     if (m_state == State::Listing && m_ctx.now >= m_listDoneAt)
         finishList();
-    servicePending();
+    serviceReadyWaiters();
     serviceWaits();
     serviceWatches();
     if (m_checker)
