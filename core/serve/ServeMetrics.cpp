@@ -115,6 +115,11 @@ std::string ServeMetrics::render() const {
     m.family("apiserver_longrunning_requests",
              "Gauge of all active long-running apiserver requests.", T::Gauge);
     m.sample("apiserver_longrunning_requests", {{"verb", "WATCH"}}, double(m_handler.watchCount()));
+    if (server.listPressure().config().enabled) {
+        // The Go process collector's gauge: here the modelled memory (idle + what lists hold).
+        m.family("process_resident_memory_bytes", "Resident memory size in bytes.", T::Gauge);
+        m.sample("process_resident_memory_bytes", {}, double(server.listPressure().memoryBytes()));
+    }
     return m.text().toStdString();
 }
 

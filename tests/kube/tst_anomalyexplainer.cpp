@@ -161,6 +161,11 @@ Anomaly sample(AnomalyKind kind) {
                        QStringLiteral("requests refused by a watch cache that is not ready for "
                                       "30.9 s (6 times); last: 429 TooManyRequests: storage is "
                                       "(re)initializing (Retry-After up to 2 s)"));
+    case AnomalyKind::ListPressure:
+        return anomaly(kind, AnomalySource::Apiserver, QStringLiteral("apiserver-0"),
+                       QStringLiteral("apiserver-0 OOM-killed: memory 74.52 GiB above its limit "
+                                      "7.45 GiB; 2000 lists in flight hold 72.66 GiB"),
+                       0, {}, QStringLiteral("pods"));
     }
     return {};
 }
@@ -629,6 +634,41 @@ private slots:
                  list(expected) << QStringLiteral("for 30.9 s")
                                 << QStringLiteral("fixed 1 s period")
                                 << QStringLiteral("required revision has been compacted"),
+                 list(absent));
+    }
+
+    // list-pressure: where an RV="" list is served depends on the version (etcd up to 1.30,
+    // the cache from 1.31), and 1.34 encodes lists item by item.
+    void listPressure_data() {
+        QTest::addColumn<QString>("server");
+        QTest::addColumn<QString>("expected");
+        QTest::addColumn<QString>("absent");
+        QTest::newRow("1.30 from etcd") << "1.30"
+                                        << "sends every resourceVersion=\"\" list to etcd"
+                                        << "serves resourceVersion=\"\" lists from the watch "
+                                           "cache|streaming collection encoding";
+        QTest::newRow("1.31 from the cache")
+            << "1.31"
+            << "serves resourceVersion=\"\" lists from the watch cache"
+            << "sends every resourceVersion|streaming collection encoding";
+        QTest::newRow("1.34 streams") << "1.34"
+                                      << "serves resourceVersion=\"\" lists from the watch "
+                                         "cache|streaming collection encoding"
+                                      << "sends every resourceVersion";
+        QTest::newRow("unknown") << ""
+                                 << "kube-apiserver: version unknown"
+                                 << "streaming collection encoding";
+    }
+    void listPressure() {
+        QFETCH(QString, server);
+        QFETCH(QString, expected);
+        QFETCH(QString, absent);
+        const AnomalyExplanation e = AnomalyExplainer::explain(sample(AnomalyKind::ListPressure),
+                                                               versions(server, "0.30", "3.5.13"));
+        expectIn(all(e),
+                 list(expected) << QStringLiteral("apiserver-0 was OOM-killed")
+                                << QStringLiteral("selectors such as spec.nodeName")
+                                << QStringLiteral("WatchListClient") << QStringLiteral("KEP-3157"),
                  list(absent));
     }
 

@@ -99,7 +99,9 @@ private slots:
                                       "cacher-retry-stale-object",
                                       "compaction-prevkv-nil",
                                       "crd-conversion-stall",
+                                      "daemonset-relist-oom",
                                       "ha-stale-read",
+                                      "list-timeout-loop",
                                       "restart-relist-storm",
                                       "selector-watch-too-old",
                                       "separate-cache-rpc",
@@ -171,6 +173,13 @@ private slots:
             << QStringList{"watcher-terminated"};
         QTest::newRow("crd-conversion-stall")
             << "crd-conversion-stall" << QStringList{"cache-not-ready"} << none;
+        // The agents also retry the dead apiservers (connection reset) again and again.
+        QTest::newRow("daemonset-relist-oom")
+            << "daemonset-relist-oom" << QStringList{"list-pressure", "relist-storm", "retry-loop"}
+            << QStringList{"too-large-rv"};
+        // The request-timeout 504 is not a too-large RV.
+        QTest::newRow("list-timeout-loop") << "list-timeout-loop" << QStringList{"retry-loop"}
+                                           << QStringList{"too-large-rv", "list-pressure"};
     }
 
     // Each scenario's fix, as the versions or gates a user would change (ScenarioOverrides, what
@@ -194,6 +203,17 @@ private slots:
             << ""
             << "" << QStringList{"WatchList=false"} << "" << QStringList{"initial-events-stalled"}
             << none;
+        // Watch-list from the cache: nothing is listed, no memory is held, nobody dies. The
+        // restarted agents still resync together (a relist-storm of watch-lists, cheap).
+        QTest::newRow("daemonset-relist-oom: client-go 0.35 watch-list on 1.34")
+            << "daemonset-relist-oom"
+            << "1.34"
+            << "0.35" << none << "" << QStringList{"list-pressure", "retry-loop"} << none;
+        // Not a fix: client-go 0.35 against 1.30 (WatchList off: 422, LIST from etcd).
+        QTest::newRow("daemonset-relist-oom: client-go 0.35 on 1.30 falls back to LIST")
+            << "daemonset-relist-oom"
+            << ""
+            << "0.35" << none << "" << none << QStringList{"list-pressure"};
         QTest::newRow("cache-inconsistency-detected: etcd 3.5.13 loses nothing")
             << "cache-inconsistency-detected"
             << ""
@@ -286,6 +306,17 @@ private slots:
                                         .arg(s.seed)
                                         .arg(sorted(firstKinds))));
         }
+    }
+
+    // list-timeout-loop's fix: a --request-timeout above the list's 75 s; back at 60 s it loops.
+    void listTimeoutLoopFixedByRequestTimeout() {
+        Scenario s = load(QStringLiteral("list-timeout-loop"));
+        s.server.requestTimeout = seconds(120);
+        const AnomalyList fixedRun = runScenario(s, s.seed);
+        QVERIFY2(!kinds(fixedRun).contains(QStringLiteral("retry-loop")),
+                 qPrintable(summary(fixedRun)));
+        s.server.requestTimeout = seconds(60);
+        QVERIFY(kinds(runScenario(s, s.seed)).contains(QStringLiteral("retry-loop")));
     }
 
     void healthyTenVirtualMinutesRaisesNothing() {

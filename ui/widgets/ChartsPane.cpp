@@ -2,6 +2,7 @@
 
 #include "BufferOccupancyChart.h"
 #include "LagChart.h"
+#include "ListPressureChart.h"
 #include "LiveChartView.h"
 #include "RvTimelineChart.h"
 
@@ -19,10 +20,11 @@ namespace ws {
 
 ChartsPane::ChartsPane(const ChartData* data, QWidget* parent)
     : QWidget(parent), m_rvChart(new RvTimelineChart), m_lagChart(new LagChart),
-      m_bufferChart(new BufferOccupancyChart), m_stack(new QStackedWidget),
-      m_viewButtons(new QButtonGroup(this)), m_unitBox(new QComboBox) {
+      m_bufferChart(new BufferOccupancyChart), m_listChart(new ListPressureChart), m_data(data),
+      m_stack(new QStackedWidget), m_viewButtons(new QButtonGroup(this)), m_unitBox(new QComboBox) {
     m_rvChart->setObjectName(QStringLiteral("rvChart"));
     m_lagChart->setObjectName(QStringLiteral("lagChart"));
+    m_listChart->setObjectName(QStringLiteral("listPressureChart"));
     m_rvChart->setWatcherPalette(&m_palette);
     m_lagChart->setWatcherPalette(&m_palette);
     for (LiveChartView* v : views())
@@ -71,7 +73,15 @@ ChartsPane::ChartsPane(const ChartData* data, QWidget* parent)
     leftLayout->setContentsMargins(0, 0, 0, 0);
     leftLayout->setSpacing(0);
     leftLayout->addLayout(header);
-    leftLayout->addWidget(m_stack, 1);
+    // The list-pressure chart under the RV / lag chart, the same time axis, a third of the room.
+    auto* leftSplitter = new QSplitter(Qt::Vertical);
+    leftSplitter->setObjectName(QStringLiteral("listPressureSplitter"));
+    leftSplitter->addWidget(m_stack);
+    leftSplitter->addWidget(m_listChart);
+    leftSplitter->setStretchFactor(0, 2);
+    leftSplitter->setStretchFactor(1, 1);
+    m_listChart->setVisible(false);
+    leftLayout->addWidget(leftSplitter, 1);
 
     auto* splitter = new QSplitter(Qt::Horizontal);
     splitter->setObjectName(QStringLiteral("chartsSplitter"));
@@ -115,7 +125,13 @@ ChartsPane::ChartsPane(const ChartData* data, QWidget* parent)
 }
 
 QList<LiveChartView*> ChartsPane::views() const {
-    return {m_rvChart, m_lagChart, m_bufferChart->view()};
+    return {m_rvChart, m_lagChart, m_bufferChart->view(), m_listChart};
+}
+
+void ChartsPane::updateListChartVisibility() {
+    const bool show = ListPressureChart::hasSeries(m_data, m_resource);
+    if (show != m_listChart->isVisibleTo(this))
+        m_listChart->setVisible(show);
 }
 
 void ChartsPane::setView(View view) {
@@ -135,6 +151,9 @@ void ChartsPane::setResource(const QString& resource) {
     m_rvChart->setResource(resource);
     m_lagChart->setResource(resource);
     m_bufferChart->setResource(resource);
+    m_listChart->setResource(resource);
+    m_resource = resource;
+    updateListChartVisibility();
 }
 
 void ChartsPane::setSpan(double seconds) {
@@ -156,6 +175,8 @@ void ChartsPane::setFrozen(bool frozen) {
 void ChartsPane::setLiveEdge(double ms) {
     for (LiveChartView* v : views())
         v->setLiveEdge(ms);
+    if (!m_listChart->isVisibleTo(this))
+        updateListChartVisibility(); // the series appear with the first samples
 }
 
 void ChartsPane::addAnomalies(const AnomalyList& batch, qint64 firstSerial) {
@@ -172,12 +193,15 @@ void ChartsPane::focusAnomaly(const Anomaly& anomaly) {
     m_rvChart->focusAnomaly(anomaly);
     m_lagChart->centerOn(ms);
     m_bufferChart->view()->centerOn(ms);
+    m_listChart->centerOn(ms);
 }
 
 void ChartsPane::reset() {
     m_rvChart->reset(); // clears the shared palette too
     m_lagChart->reset();
     m_bufferChart->reset();
+    m_listChart->reset();
+    updateListChartVisibility();
 }
 
 } // namespace ws

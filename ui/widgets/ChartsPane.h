@@ -14,6 +14,7 @@ namespace ws {
 class BufferOccupancyChart;
 class ChartData;
 class LagChart;
+class ListPressureChart;
 class LiveChartView;
 class RvTimelineChart;
 
@@ -33,6 +34,8 @@ public:
     RvTimelineChart* rvChart() const { return m_rvChart; }
     LagChart* lagChart() const { return m_lagChart; }
     BufferOccupancyChart* bufferChart() const { return m_bufferChart; }
+    // Under the RV chart, for resources whose source records apiserver memory.
+    ListPressureChart* listPressureChart() const { return m_listChart; }
 
     void setView(View view);
     View view() const;
@@ -61,11 +64,15 @@ signals:
 
 private:
     QList<LiveChartView*> views() const;
+    void updateListChartVisibility();
 
     WatcherPalette m_palette;
     RvTimelineChart* m_rvChart;
     LagChart* m_lagChart;
     BufferOccupancyChart* m_bufferChart;
+    ListPressureChart* m_listChart;
+    const ChartData* m_data;
+    QString m_resource;
     QStackedWidget* m_stack;
     QButtonGroup* m_viewButtons;
     QComboBox* m_unitBox;

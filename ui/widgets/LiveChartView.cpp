@@ -292,6 +292,9 @@ void LiveChartView::replotNow() {
         QList<QPointF> points;
         if (buffer)
             points = decimateMinMax(*buffer, m_fromMs, m_toMs, columns, 1000.0);
+        if (m_yDivisor != 1.0)
+            for (QPointF& p : points)
+                p.setY(p.y() / m_yDivisor);
         for (const QPointF& p : std::as_const(points)) {
             // The edge points just outside the range keep lines continuous but must not stretch
             // the y axis to values that are not on screen.

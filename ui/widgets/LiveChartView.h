@@ -69,6 +69,8 @@ public:
     // For RVs, 0 means "absent" (a cache restarting): such samples are drawn but do not stretch
     // the y axis, so the line drops out of view instead of squashing every other line.
     void setZeroMeansAbsent(bool absent) { m_zeroMeansAbsent = absent; }
+    // Values are drawn divided by this (bytes shown in GiB).
+    void setYDivisor(double divisor) { m_yDivisor = divisor; }
 
     void bindSeries(const QString& name, QXYSeries* series);
     void unbindSeries(const QString& name);
@@ -149,6 +151,7 @@ private:
     bool m_pendingWhileHidden = false;
     bool m_yIncludesZero = false;
     bool m_zeroMeansAbsent = false;
+    double m_yDivisor = 1.0;
     int m_replotCount = 0;
     int m_seriesReplaced = 0;
     int m_axisChanges = 0;

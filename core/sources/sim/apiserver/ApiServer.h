@@ -2,6 +2,7 @@
 
 #include "Cacher.h"
 #include "ListPage.h"
+#include "ListPressure.h"
 #include "ServerWatch.h"
 #include "kube/ApiStatus.h"
 #include "kube/ContinueToken.h"
@@ -27,6 +28,7 @@ struct ApiServerConfig {
     std::vector<TimeUs> cacherListDurations;
     // The etcd it talks to: whether consistent reads may be served from the cache (1.31+).
     EtcdFacts etcd;
+    ListMemoryConfig memory; // the memory its lists hold, and its limit
 };
 
 // One simulated kube-apiserver: a cacher per resource over the shared simulated etcd, and the
@@ -106,6 +108,17 @@ public:
     // waits for the cache, and from 1.27 may end `rejected` with 503 (ServerWatch).
     std::shared_ptr<ServerWatch> watch(const WatchOptions& options, ApiStatus* error);
 
+    // The lists it is serving, the memory they hold, the requests per resource.
+    const ListPressure& listPressure() const { return m_pressure; }
+    // OOM kills since it was created, and what its lists held at the last one.
+    int oomKills() const { return m_oomKills; }
+    struct OomKill {
+        std::int64_t memoryBytes = 0, listBytes = 0;
+        int lists = 0;
+        int heaviestResource = -1;
+    };
+    const OomKill& lastOomKill() const { return m_lastOom; }
+
 private:
     ApiStatus downError() const;
     // A plain watch at RV ""/"0" that the handler turns into a watch-list (WatchList on).
@@ -113,6 +126,10 @@ private:
     void serveWatch(Cacher& cache, const std::shared_ptr<ServerWatch>& w,
                     const WatchOptions& options, bool watchList);
     void openStreams();
+    void goDown(TimeUs downtime);
+    // Wraps a list's answer so it is held (and accounted) while it is served.
+    std::function<void(ListResult)> accounted(const ListOptions& options,
+                                              std::function<void(ListResult)> done);
     // What a request asks of the store, decoded once.
     struct ListQuery {
         ListOptions options;
@@ -146,6 +163,9 @@ private:
     int m_nextWatchId = 0;
     std::int64_t m_listRequests = 0;
     std::int64_t m_watchRequests = 0;
+    ListPressure m_pressure;
+    int m_oomKills = 0;
+    OomKill m_lastOom;
 };
 
 } // namespace ws

@@ -23,7 +23,8 @@ struct ClientConfig {
     double readEventsPerSecond = 0; // how fast it reads its watch (0: as fast as they come)
     int apiserver = 0;              // the apiserver it talks to first
     TimeUs startAt = 0;
-    bool watchOnly = false; // watches with RV="" and never lists (kubectl get -w, falco)
+    bool watchOnly = false;           // watches with RV="" and never lists (kubectl get -w, falco)
+    bool consistentFirstList = false; // lists with RV="" until synced once (a plain List())
     // Its watches go through a proxy / aggregated API server that accepts sendInitialEvents
     // but never sends the initial-events-end bookmark (InitialEventsProxy.h).
     bool viaInitialEventsProxy = false;
@@ -55,6 +56,8 @@ public:
     const ClientConfig& config() const { return m_config; }
     WatcherId hubId() const { return m_hubId; }
     ResourceVersion resourceVersion() const { return m_lastSyncRv; }
+    // The RV its last list or watch asked for (0: "" or "0").
+    ResourceVersion requestedRv() const { return m_requestedRv; }
     const InformerStore& store() const { return m_store; }
     QString stateName() const;
     QString apiserverName() const;
@@ -64,6 +67,8 @@ public:
 
 private:
     enum class State { Idle, Listing, Watching, Backoff };
+    bool m_listsAgain = false; // consistentFirstList: restarted after having synced
+    ResourceVersion m_requestedRv = 0;
     enum class Next { List, Watch };
 
     void startList();
