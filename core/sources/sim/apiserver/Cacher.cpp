@@ -67,8 +67,8 @@ void Cacher::stop() {
     m_state = State::Stopped;
     m_ready = false;
     m_listed.clear();
-    auto pending = std::move(m_pending);
-    m_pending.clear();
+    auto pending = std::move(m_pendingWatches);
+    m_pendingWatches.clear();
     for (auto& p : pending) // the waiting requests' connections are reset
         p.watch->reject(ApiStatus::connectionReset(m_server.name()));
     m_ctx.hub.watcherStopped(m_hubId, m_ctx.now);
@@ -374,14 +374,14 @@ TimeUs Cacher::nextBookmarkTime(const ServerWatch& w) const {
 
 void Cacher::waitUntilReady(const std::shared_ptr<ServerWatch>& w, std::function<void()> admit) {
     w->pending = true;
-    m_pending.push_back(Pending{w, std::move(admit)});
+    m_pendingWatches.push_back(Pending{w, std::move(admit)});
 }
 
 void Cacher::servicePending() {
-    if (m_pending.empty())
+    if (m_pendingWatches.empty())
         return;
-    auto pending = std::move(m_pending);
-    m_pending.clear();
+    auto pending = std::move(m_pendingWatches);
+    m_pendingWatches.clear();
     for (auto& p : pending) {
         if (p.watch->closed)
             continue; // the client gave up
@@ -394,7 +394,7 @@ void Cacher::servicePending() {
             // and the handler turns it into errors.NewServiceUnavailable.
             p.watch->reject(ApiStatus::cacheWaitDeadlineExceeded());
         } else {
-            m_pending.push_back(std::move(p));
+            m_pendingWatches.push_back(std::move(p));
         }
     }
 }
