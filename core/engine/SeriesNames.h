@@ -34,5 +34,19 @@ inline QString watcherLag(const QString& watcher) {
 inline QString watcherLagSeconds(const QString& watcher) {
     return QStringLiteral("watcher_lag_seconds:") + watcher;
 }
+// Requests an apiserver answered (audit logs, the simulated and served apiservers): cumulative
+// counts of distinct lists and watches, lists being served, and the RV each client asked for.
+inline QString requestsList() {
+    return QStringLiteral("requests_list");
+}
+inline QString requestsWatch() {
+    return QStringLiteral("requests_watch");
+}
+inline QString listInflight() {
+    return QStringLiteral("list_inflight");
+}
+inline QString requestedRv(const QString& client) {
+    return QStringLiteral("requested_rv:") + client;
+}
 
 } // namespace ws::series
