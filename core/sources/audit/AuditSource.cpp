@@ -2,7 +2,6 @@
 
 #include "engine/Pipeline.h"
 
-#include <QTimeZone>
 
 namespace ws {
 
@@ -27,7 +26,7 @@ QDateTime AuditSource::wallStart() const {
     if (!m_observer && !m_first)
         return {};
     const TimeUs origin = m_observer ? m_observer->origin() : m_first->received;
-    return QDateTime::fromMSecsSinceEpoch(origin / kUsPerMs, QTimeZone::utc());
+    return QDateTime::fromMSecsSinceEpoch(origin / kUsPerMs, Qt::UTC);
 }
 
 QString AuditSource::warning() const {
