@@ -75,6 +75,7 @@ const char* kUsage =
     "  serve --listen HOST:PORT --scenario NAME [--server-version 1.16..1.36]\n"
     "        [--feature-gates G=true,...] [--seed N] [--apiserver N] [--duration D]\n"
     "        [--tls-cert F --tls-key F] [--client-ca F] [--token-file F] [--authorize-group G]\n"
+    "        [--audit-log-path FILE]\n"
     "                                 serve a scenario as a kube-apiserver (kubectl works)\n"
     "  load --etcd URL[,URL...] [--rate N/s] [--duration 30s] [--objects N] [--compact-every 10s]\n"
     "       [--writers N] [--batch N]\n"
@@ -446,8 +447,9 @@ int CliApp::serve(const QStringList& arguments) {
     const QCommandLineOption clientCa(QStringLiteral("client-ca"), {}, QStringLiteral("FILE"));
     const QCommandLineOption tokenFile(QStringLiteral("token-file"), {}, QStringLiteral("FILE"));
     const QCommandLineOption authorize(QStringLiteral("authorize-group"), {}, QStringLiteral("G"));
+    const QCommandLineOption auditLog(QStringLiteral("audit-log-path"), {}, QStringLiteral("FILE"));
     parser.addOptions({listen, scenario, etcd, version, gates, seed, apiserver, duration, speed,
-                       tlsCert, tlsKey, clientCa, tokenFile, authorize});
+                       tlsCert, tlsKey, clientCa, tokenFile, authorize, auditLog});
     if (!parser.parse(arguments))
         return fail(QStringLiteral("serve: %1").arg(parser.errorText()));
     if (!parser.positionalArguments().isEmpty())
@@ -514,6 +516,9 @@ int CliApp::serve(const QStringList& arguments) {
     options.tlsKeyFile = parser.value(tlsKey);
     options.clientCaFile = parser.value(clientCa);
     options.tokenFile = parser.value(tokenFile);
+    options.auditLogPath = parser.value(auditLog);
+    if (parser.isSet(auditLog) && options.auditLogPath.isEmpty())
+        return fail(QStringLiteral("--audit-log-path: empty file name"));
     for (const QString& g : parser.values(authorize))
         options.authorizeGroups << g.split(u',', Qt::SkipEmptyParts);
     if (!options.tlsKeyFile.isEmpty() && options.tlsCertFile.isEmpty())

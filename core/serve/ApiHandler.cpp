@@ -69,6 +69,10 @@ void ApiHandler::respondStatus(ResponseSink& sink, const ApiStatus& status) {
     sink.respond(status.code, kJson, status.toJson().toStdString() + '\n', std::move(headers));
 }
 
+bool ApiHandler::accepting() const {
+    return m_cluster.server().up();
+}
+
 void ApiHandler::pumpWatches() {
     std::erase_if(m_watches, [](const auto& w) { return !w->pump(); });
 }
@@ -95,7 +99,7 @@ bool ApiHandler::authorized(const HttpRequestInfo& request, const ApiRequest& ap
 
 void ApiHandler::handle(const HttpRequestInfo& request, const std::shared_ptr<ResponseSink>& sink) {
     ++m_requests;
-    if (!m_cluster.server().up()) {
+    if (!accepting()) {
         // A restarting apiserver: the connection is dropped (a load balancer's reset).
         sink->abort();
         return;

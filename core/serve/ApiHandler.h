@@ -39,6 +39,8 @@ public:
     void setServerAddress(std::string address) { m_discovery.setServerAddress(std::move(address)); }
     // After every simulation tick: the watch streams move what was dispatched to them.
     void pumpWatches();
+    // False while the served apiserver is down: requests are dropped unanswered.
+    bool accepting() const;
     std::size_t watchCount() const { return m_watches.size(); }
     std::int64_t requests() const { return m_requests; }
     // The /metrics body (set by whoever renders the metrics).

@@ -1,6 +1,7 @@
 #include "HttpServer.h"
 
 #include "ApiHandler.h"
+#include "AuditLog.h"
 #include "ResponseSink.h"
 
 #include <boost/asio/ip/tcp.hpp>
@@ -35,6 +36,7 @@ struct ServerContext {
     ServeAuthenticator auth;
     std::size_t connections = 0;
     std::uint64_t nextAuditId = 1;
+    AuditLog audit; // open with --audit-log-path
 };
 
 std::string unauthorizedBody() {
@@ -101,11 +103,17 @@ public:
         if (m_closed || m_responding)
             return;
         m_responding = true;
+        if (m_audit) {
+            m_auditCode = status;
+            // A metav1.Status answer (errors, a delete's Success) goes into responseStatus.
+            if (body.size() < 65536 && body.find(R"("kind":"Status")") != std::string::npos)
+                m_auditStatusBody = body;
+        }
         auto res = std::make_shared<http::response<http::string_body>>(
             static_cast<http::status>(status), 11);
         res->set(http::field::content_type, beast::string_view(type.data(), type.size()));
         res->set(http::field::cache_control, "no-cache, private");
-        res->set("Audit-Id", auditId());
+        res->set("Audit-Id", m_requestAuditId);
         for (auto& [k, v] : headers)
             res->set(k, v);
         res->keep_alive(m_keepAlive);
@@ -116,6 +124,7 @@ public:
             m_stream, *res,
             [self = this->shared_from_this(), res](beast::error_code ec, std::size_t) {
                 self->m_responding = false;
+                self->finishAudit();
                 if (ec || !self->m_keepAlive)
                     return self->close();
                 self->read();
@@ -131,7 +140,13 @@ public:
             static_cast<http::status>(status), 11);
         m_streamHead->set(http::field::content_type, beast::string_view(type.data(), type.size()));
         m_streamHead->set(http::field::cache_control, "no-cache, private");
-        m_streamHead->set("Audit-Id", auditId());
+        m_streamHead->set("Audit-Id", m_requestAuditId);
+        if (m_audit) {
+            // The headers of a long-running request: ResponseStarted (filters/audit.go).
+            m_auditCode = status;
+            m_ctx.audit.write(*m_audit, AuditLog::Stage::ResponseStarted, status, {},
+                              AuditLog::nowUnixUs());
+        }
         m_streamHead->chunked(true);
         m_serializer = std::make_unique<http::response_serializer<http::empty_body>>(*m_streamHead);
         beast::get_lowest_layer(m_stream).expires_never();
@@ -189,6 +204,8 @@ private:
 
     void onRequest() {
         http::request<http::string_body> req = m_parser->release();
+        const std::int64_t receivedUs = AuditLog::nowUnixUs();
+        m_requestAuditId = auditId();
         m_keepAlive = req.keep_alive();
         HttpRequestInfo info;
         info.method = std::string(req.method_string());
@@ -206,6 +223,19 @@ private:
                 return respond(401, "application/json", unauthorizedBody(), {});
             info.user = user->name;
             info.groups = user->groups;
+        }
+        // A restarting apiserver drops the request unseen: nothing to audit.
+        if (m_ctx.audit.isOpen() && m_ctx.handler.accepting()) {
+            m_audit =
+                AuditRecord::forRequest(m_requestAuditId, info.method, info.target, receivedUs);
+            m_audit->user = info.user;
+            m_audit->groups = info.groups;
+            beast::error_code ec;
+            const auto peer = beast::get_lowest_layer(m_stream).socket().remote_endpoint(ec);
+            if (!ec)
+                m_audit->sourceIp = peer.address().to_string();
+            m_audit->userAgent = std::string(req[http::field::user_agent]);
+            m_ctx.audit.write(*m_audit, AuditLog::Stage::RequestReceived, 0, {}, receivedUs);
         }
         m_ctx.handler.handle(info, sinkFor());
     }
@@ -260,10 +290,24 @@ private:
         }
     }
 
+    // ResponseComplete once the answer is over (or the client went away): not for a request the
+    // apiserver never finished because it went down (a killed process writes nothing more).
+    void finishAudit() {
+        if (!m_audit)
+            return;
+        if (m_auditCode != 0 && m_ctx.handler.accepting())
+            m_ctx.audit.write(*m_audit, AuditLog::Stage::ResponseComplete, m_auditCode,
+                              m_auditStatusBody, AuditLog::nowUnixUs());
+        m_audit.reset();
+        m_auditCode = 0;
+        m_auditStatusBody.clear();
+    }
+
     void close() {
         if (m_closed)
             return;
         m_closed = true;
+        finishAudit();
         beast::error_code ec;
         beast::get_lowest_layer(m_stream).socket().shutdown(tcp::socket::shutdown_both, ec);
         beast::get_lowest_layer(m_stream).socket().close(ec);
@@ -283,6 +327,10 @@ private:
     std::unique_ptr<http::response_serializer<http::empty_body>> m_serializer;
     std::deque<std::string> m_queue;
     std::size_t m_backlog = 0;
+    std::string m_requestAuditId; // the Audit-Id header of the request being answered
+    std::optional<AuditRecord> m_audit;
+    int m_auditCode = 0;
+    std::string m_auditStatusBody;
 };
 
 // Holds its session alive: a deferred answer (a list waiting up to 3 s for the cache) has no
@@ -333,7 +381,7 @@ struct HttpServer::Impl {
     quint16 port = 0;
 
     Impl(net::io_context& i, const ServeOptions& o, ApiHandler& h)
-        : io(i), options(o), ctx{h, o, {}, 0, 1}, acceptor(i) {}
+        : io(i), options(o), ctx{h, o, {}, 0, 1, {}}, acceptor(i) {}
 
     void accept() {
         acceptor.async_accept(net::make_strand(io), [this](beast::error_code ec,
@@ -377,6 +425,8 @@ HttpServer::~HttpServer() {
 
 bool HttpServer::listen(QString* error) {
     Impl& d = *m_impl;
+    if (!d.options.auditLogPath.isEmpty() && !d.ctx.audit.open(d.options.auditLogPath, error))
+        return false;
     if (!d.options.tokenFile.isEmpty() && !d.ctx.auth.loadTokenFile(d.options.tokenFile, error))
         return false;
     // asio reports a missing file as "asio.ssl error": say what is wrong with it first.

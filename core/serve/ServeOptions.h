@@ -25,6 +25,7 @@ struct ServeOptions {
     // Authorization: empty, every authenticated user may do anything; else only members of
     // these groups (client certificate O=, token file groups), others get 403 as from RBAC.
     QStringList authorizeGroups;
+    QString auditLogPath; // audit.k8s.io/v1 Events, Metadata level, one JSON line per stage
     std::optional<TimeUs> duration; // stop after; default: until interrupted
     double speed = 1.0;             // virtual seconds per wall second
 

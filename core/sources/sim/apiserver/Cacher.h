@@ -135,7 +135,7 @@ private:
         std::shared_ptr<ServerWatch> watch;
         std::function<void()> admit;
     };
-    std::vector<Pending> m_pendingWatches;
+    std::vector<Pending> m_pendingWatches; // watches waiting for the cache to be ready
     std::vector<ObservedEvent> m_observed;
     std::unique_ptr<CacheConsistencyChecker> m_checker;
 };
