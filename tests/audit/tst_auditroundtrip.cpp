@@ -4,6 +4,7 @@
 // (per client, resource and verb; the RVs asked; the codes), and raises the retry-loop of the
 // client that asks for a too-large RV again and again.
 
+#include "AuditLines.h"
 #include "AuditRun.h"
 #include "sources/audit/AuditLogFiles.h"
 #include "sources/audit/AuditProblems.h"
@@ -49,7 +50,9 @@ private slots:
         const QString log = dir.filePath(QStringLiteral("audit.log"));
         ServeProcess serve;
         QString error;
+        // Apiserver 1: the scenario restarts apiserver 0 at 10 s, dropping requests unanswered.
         QVERIFY2(serve.start({QStringLiteral("--scenario"), QStringLiteral("too-large-rv-loop"),
+                              QStringLiteral("--apiserver"), QStringLiteral("1"),
                               QStringLiteral("--token-file"), tokens,
                               QStringLiteral("--audit-log-path"), log},
                              &error),

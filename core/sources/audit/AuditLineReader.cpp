@@ -35,6 +35,7 @@ bool AuditLineReader::open(const QString& path, bool follow, QString* error) {
     closeFile();
     m_path = path;
     m_follow = follow;
+    m_offset = m_done = m_size = 0;
     m_fd = ::open(path.toLocal8Bit().constData(), O_RDONLY | O_CLOEXEC);
     if (m_fd < 0) {
         *error = QStringLiteral("%1: %2").arg(path, QString::fromLocal8Bit(std::strerror(errno)));

@@ -120,8 +120,6 @@ void AuditObserver::completed(const AuditRequest& r) {
                        .arg(r.watch() ? QStringLiteral("watch") : QStringLiteral("list"))
                        .arg(r.code)
                        .arg(double(r.duration()) / kUsPerSecond, 0, 'f', 1);
-    if (r.failed())
-        ++c.row.errors;
     if (!r.watch()) {
         Resource& res = resource(r.resource);
         sample(r.resource, series::listInflight(), t, double(--res.listsInflight));

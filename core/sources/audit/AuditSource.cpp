@@ -2,7 +2,6 @@
 
 #include "engine/Pipeline.h"
 
-
 namespace ws {
 
 namespace {
@@ -140,9 +139,10 @@ QString AuditSource::state() const {
         total += s->totalBytes();
     }
     const double elapsed = std::max<qint64>(1, m_clock.elapsed()) / 1000.0;
-    return QStringLiteral("%1 of %2 MB read, %3 MB/s")
+    return QStringLiteral("%1 of %2 MB read in %3 s, %4 MB/s")
         .arg(double(read) / 1e6, 0, 'f', 1)
         .arg(double(total) / 1e6, 0, 'f', 1)
+        .arg(elapsed, 0, 'f', 1)
         .arg(double(read) / 1e6 / elapsed, 0, 'f', 1);
 }
 

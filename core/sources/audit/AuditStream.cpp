@@ -39,7 +39,7 @@ QString AuditStream::where() const {
 }
 
 bool AuditStream::advance() {
-    m_doneBytes += std::max(m_sizes[static_cast<std::size_t>(m_file)], m_reader.size());
+    m_doneBytes += m_reader.bytesRead();
     while (m_file + 1 < m_group.files.size()) {
         QString error;
         if (openFile(m_file + 1, &error))

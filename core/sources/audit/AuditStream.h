@@ -24,7 +24,7 @@ public:
 
     const AuditLogGroup& group() const { return m_group; }
     QString fileName(int file) const;
-    std::int64_t bytesRead() const { return m_doneBytes + m_reader.bytesRead(); }
+    std::int64_t bytesRead() const { return m_doneBytes + (m_finished ? 0 : m_reader.bytesRead()); }
     std::int64_t totalBytes() const;
     std::int64_t linesRead() const { return m_lines; }
 
