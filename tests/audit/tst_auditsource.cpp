@@ -222,6 +222,33 @@ private slots:
         QCOMPARE(run.count(AnomalyKind::WatcherTerminated), 0);
     }
 
+    // A list is logged when it completes: one that arrived before a watch is learned after it,
+    // and is compared only with what arrived before it.
+    void regressionByArrival() {
+        QTemporaryDir dir;
+        const QString q = QStringLiteral("resourceVersion=1002&timeoutSeconds=300");
+        QByteArray log =
+            auditLine(watchStage(QStringLiteral("w1"), QStringLiteral("ResponseStarted"), q, 2, 2));
+        AuditLine slow = list(QStringLiteral("l1"),
+                              QStringLiteral("/api/v1/configmaps?resourceVersion=1000"), 1, 2);
+        slow.user = QStringLiteral("system:node:node-1");
+        slow.agent = QStringLiteral("kubelet/v1.30.2 (linux/amd64) kubernetes/3968350");
+        log += auditLine(slow); // arrived at 1, completed at 3
+        AuditLine back = slow;
+        back.auditId = QStringLiteral("l2");
+        back.uri = QStringLiteral("/api/v1/configmaps?resourceVersion=900");
+        back.received = 4;
+        back.at = 4.1;
+        log += auditLine(back);
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("audit.log")), log));
+        AuditRun run;
+        QVERIFY(run.start({dir.filePath(QStringLiteral("audit.log"))}));
+        run.drain();
+        QCOMPARE(run.messages(AnomalyKind::RevisionRegression),
+                 QStringList{QStringLiteral("time travel: list asked for RV 900, below RV 1002 "
+                                            "this client asked for before (102 revisions back)")});
+    }
+
     // A watch closed far before its timeoutSeconds: the server cut it.
     void watchCutShort() {
         QTemporaryDir dir;

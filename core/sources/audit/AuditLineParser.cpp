@@ -60,6 +60,17 @@ simdjson::error_code readStrings(od::value& value, const std::string_view (&keys
     return simdjson::SUCCESS;
 }
 
+// A value from the line for a one-line message: quoted, control characters as '?', at most 64
+// characters.
+QString quoted(std::string_view value) {
+    QString text =
+        QString::fromUtf8(value.data(), qsizetype(std::min<std::size_t>(value.size(), 64)));
+    for (QChar& c : text)
+        if (c.category() == QChar::Other_Control || c == u'\n' || c == u'\r')
+            c = u'?';
+    return u'"' + text + (value.size() > 64 ? QStringLiteral("…\"") : QStringLiteral("\""));
+}
+
 simdjson::error_code readTime(od::value& value, TimeUs* out, bool* bad) {
     std::string_view s;
     if (auto e = value.get_string().get(s))
@@ -105,16 +116,14 @@ AuditLineParser::Result AuditLineParser::parse(std::string_view line, AuditEvent
         simdjson::error_code e = simdjson::SUCCESS;
         if (key == "kind") {
             if ((e = value.get_string().get(kind)) == simdjson::SUCCESS && kind != "Event") {
-                m_error = QStringLiteral("kind \"%1\" is not an audit Event")
-                              .arg(QString::fromUtf8(kind.data(), qsizetype(kind.size())));
+                m_error = QStringLiteral("kind %1 is not an audit Event").arg(quoted(kind));
                 return Result::UnknownKind;
             }
         } else if (key == "apiVersion") {
             if ((e = value.get_string().get(apiVersion)) == simdjson::SUCCESS &&
                 apiVersion != "audit.k8s.io/v1" && apiVersion != "audit.k8s.io/v1beta1") {
-                m_error =
-                    QStringLiteral("apiVersion \"%1\" is not audit.k8s.io/v1 or v1beta1")
-                        .arg(QString::fromUtf8(apiVersion.data(), qsizetype(apiVersion.size())));
+                m_error = QStringLiteral("apiVersion %1 is not audit.k8s.io/v1 or v1beta1")
+                              .arg(quoted(apiVersion));
                 return Result::UnknownApiVersion;
             }
         } else if (key == "verb") {
