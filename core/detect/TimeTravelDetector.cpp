@@ -67,9 +67,7 @@ void TimeTravelDetector::onProgress(WatcherId w, TimeUs now, ResourceVersion rv)
 
 void TimeTravelDetector::onRequested(WatcherId w, TimeUs now, ResourceVersion rv, bool list) {
     State& s = m_state[static_cast<size_t>(w)];
-    // `now` is when the request arrived. A log shows a list only when it completes, so a request
-    // can be learned after a later one: it is compared only with requests that arrived before it.
-    if (rv <= 0 || now < s.requestedAt)
+    if (rv <= 0)
         return;
     if (rv < s.requested) {
         Anomaly a = m_ctx.make(w, now, AnomalyKind::RevisionRegression, Severity::Error);
@@ -83,7 +81,6 @@ void TimeTravelDetector::onRequested(WatcherId w, TimeUs now, ResourceVersion rv
         m_ctx.raise(a);
     }
     s.requested = rv; // where the client is now, back or forward
-    s.requestedAt = now;
 }
 
 void TimeTravelDetector::raise(WatcherId w, TimeUs now, ResourceVersion rv, ResourceVersion highest,

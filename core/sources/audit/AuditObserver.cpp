@@ -64,7 +64,12 @@ void AuditObserver::started(const AuditRequest& r) {
     c.row.apiserver = r.apiserver;
     c.row.rv = r.requestedRv();
     sample(r.resource, series::requestedRv(r.client), t, double(r.requestedRv()));
-    m_pipeline.hub().requestedRv(c.hubId, t, r.requestedRv(), !r.watch());
+    // A log shows a list when it completes, so a request can be learned after one that arrived
+    // later: the regression check takes a client's requests in the order they arrived.
+    if (r.received >= c.lastArrival) {
+        c.lastArrival = r.received;
+        m_pipeline.hub().requestedRv(c.hubId, t, r.requestedRv(), !r.watch());
+    }
     if (r.watch()) {
         sample(r.resource, series::requestsWatch(), t, double(++res.watches));
         return; // it opens when its response starts

@@ -43,6 +43,7 @@ private:
         WatcherId hubId = -1;
         WatcherSnapshot row; // what the watcher table shows
         bool listed = false;
+        TimeUs lastArrival = 0; // of the latest request told to the regression check (epoch µs)
     };
     struct Resource {
         qint64 lists = 0;
