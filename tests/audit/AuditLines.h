@@ -99,26 +99,22 @@ inline bool writeFile(const QString& path, const QByteArray& bytes, bool append 
     return f.write(bytes) == bytes.size();
 }
 
-// gzip's output of `bytes`, as kube-apiserver's lumberjack writes a compressed backup.
-inline QByteArray gzipped(const QByteArray& bytes) {
+// `gzip ARGS` over `bytes`: -c compresses as lumberjack does a backup, -dc gets out of
+// (possibly truncated) gzip bytes what gzip itself can.
+inline QByteArray gzipTool(const QStringList& args, const QByteArray& bytes) {
     QProcess gzip;
-    gzip.start(QStringLiteral("gzip"), {QStringLiteral("-c")});
+    gzip.start(QStringLiteral("gzip"), args);
     gzip.waitForStarted();
     gzip.write(bytes);
     gzip.closeWriteChannel();
     gzip.waitForFinished();
     return gzip.readAllStandardOutput();
 }
-
-// What `gzip -dc` gets out of (possibly truncated) gzip bytes.
+inline QByteArray gzipped(const QByteArray& bytes) {
+    return gzipTool({QStringLiteral("-c")}, bytes);
+}
 inline QByteArray gunzipped(const QByteArray& bytes) {
-    QProcess gzip;
-    gzip.start(QStringLiteral("gzip"), {QStringLiteral("-dc")});
-    gzip.waitForStarted();
-    gzip.write(bytes);
-    gzip.closeWriteChannel();
-    gzip.waitForFinished();
-    return gzip.readAllStandardOutput();
+    return gzipTool({QStringLiteral("-dc")}, bytes);
 }
 
 } // namespace ws::test

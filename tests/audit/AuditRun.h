@@ -2,6 +2,7 @@
 
 // Runs the audit-log source over a Pipeline on the test's thread, as the session does.
 
+#include "AuditLines.h"
 #include "engine/Pipeline.h"
 #include "engine/SeriesNames.h"
 #include "sources/audit/AuditSource.h"
@@ -23,6 +24,21 @@ struct AuditRun {
         spec.follow = follow;
         source = std::make_unique<AuditSource>(spec);
         return source->prepare(&error) && source->open(*pipeline, &error);
+    }
+    // Writes each log (file name, lines) into `dir` and reads them all, to the end.
+    bool read(const QString& dir, const QList<std::pair<QString, QByteArray>>& logs) {
+        QStringList paths;
+        for (const auto& [name, bytes] : logs) {
+            paths << dir + u'/' + name;
+            if (!writeFile(paths.back(), bytes)) {
+                error = QStringLiteral("cannot write %1").arg(paths.back());
+                return false;
+            }
+        }
+        if (!start(paths))
+            return false;
+        drain();
+        return true;
     }
     // Reads everything there is (not following).
     void drain() {

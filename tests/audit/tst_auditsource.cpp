@@ -205,12 +205,9 @@ private slots:
         for (auto* l : {&a, &b})
             l->replace("system:serviceaccount:kube-system:replicaset-controller",
                        "system:node:node-1");
-        QVERIFY(writeFile(dir.filePath(QStringLiteral("a.log")), a));
-        QVERIFY(writeFile(dir.filePath(QStringLiteral("b.log")), b));
         AuditRun run;
-        QVERIFY(run.start(
-            {dir.filePath(QStringLiteral("a.log")), dir.filePath(QStringLiteral("b.log"))}));
-        run.drain();
+        QVERIFY2(run.read(dir.path(), {{QStringLiteral("a.log"), a}, {QStringLiteral("b.log"), b}}),
+                 qPrintable(run.error));
         QCOMPARE(run.count(AnomalyKind::RevisionRegression), 1);
         QCOMPARE(run.messages(AnomalyKind::RevisionRegression).first(),
                  QStringLiteral("time travel: watch asked for RV 1500, below RV 2000 this client "
@@ -240,10 +237,8 @@ private slots:
         back.received = 4;
         back.at = 4.1;
         log += auditLine(back);
-        QVERIFY(writeFile(dir.filePath(QStringLiteral("audit.log")), log));
         AuditRun run;
-        QVERIFY(run.start({dir.filePath(QStringLiteral("audit.log"))}));
-        run.drain();
+        QVERIFY2(run.read(dir.path(), {{QStringLiteral("audit.log"), log}}), qPrintable(run.error));
         QCOMPARE(run.messages(AnomalyKind::RevisionRegression),
                  QStringList{QStringLiteral("time travel: list asked for RV 900, below RV 1002 "
                                             "this client asked for before (102 revisions back)")});
@@ -261,10 +256,8 @@ private slots:
                                               QStringLiteral("ResponseStarted"), q, 13, 13)) +
                          auditLine(watchStage(QStringLiteral("w2"),
                                               QStringLiteral("ResponseComplete"), q, 13, 300));
-        QVERIFY(writeFile(dir.filePath(QStringLiteral("audit.log")), log));
         AuditRun run;
-        QVERIFY(run.start({dir.filePath(QStringLiteral("audit.log"))}));
-        run.drain();
+        QVERIFY2(run.read(dir.path(), {{QStringLiteral("audit.log"), log}}), qPrintable(run.error));
         // 12 s of 500 is cut; 287 s of 500 is more than half: not judged.
         QCOMPARE(run.count(AnomalyKind::WatcherTerminated), 1);
         QCOMPARE(run.pipeline->anomalies().first().time, seconds(12));
@@ -287,10 +280,8 @@ private slots:
             again.user = QStringLiteral("system:node:node-%1").arg(n);
             log += auditLine(again);
         }
-        QVERIFY(writeFile(dir.filePath(QStringLiteral("audit.log")), log));
         AuditRun run;
-        QVERIFY(run.start({dir.filePath(QStringLiteral("audit.log"))}));
-        run.drain();
+        QVERIFY2(run.read(dir.path(), {{QStringLiteral("audit.log"), log}}), qPrintable(run.error));
         QCOMPARE(run.count(AnomalyKind::RelistStorm), 1);
         QVERIFY2(
             run.messages(AnomalyKind::RelistStorm)
@@ -319,10 +310,8 @@ private slots:
         log += auditLine(list(QStringLiteral("g5"), QStringLiteral("/api/v1/configmaps"), 4));
         log +=
             "{\"kind\":\"Event\",\"apiVersion\":\"audit.k8s.io/v1\",\"auditID\""; // 7, no newline
-        QVERIFY(writeFile(dir.filePath(QStringLiteral("audit.log")), log));
         AuditRun run;
-        QVERIFY(run.start({dir.filePath(QStringLiteral("audit.log"))}));
-        run.drain();
+        QVERIFY2(run.read(dir.path(), {{QStringLiteral("audit.log"), log}}), qPrintable(run.error));
         QCOMPARE(run.source->requests(), 2);
         const QStringList errors = run.messages(AnomalyKind::StreamError);
         QCOMPARE(errors.size(), 4);
@@ -415,12 +404,9 @@ private slots:
         QByteArray b =
             auditLine(list(QStringLiteral("b1"), QStringLiteral("/api/v1/configmaps"), 60)) +
             auditLine(list(QStringLiteral("b2"), QStringLiteral("/api/v1/configmaps"), 10));
-        QVERIFY(writeFile(dir.filePath(QStringLiteral("a.log")), a));
-        QVERIFY(writeFile(dir.filePath(QStringLiteral("b.log")), b));
         AuditRun run;
-        QVERIFY(run.start(
-            {dir.filePath(QStringLiteral("a.log")), dir.filePath(QStringLiteral("b.log"))}));
-        run.drain();
+        QVERIFY2(run.read(dir.path(), {{QStringLiteral("a.log"), a}, {QStringLiteral("b.log"), b}}),
+                 qPrintable(run.error));
         QCOMPARE(run.source->requests(), 4);
         const QStringList errors = run.messages(AnomalyKind::StreamError);
         QCOMPARE(errors.size(), 1);

@@ -15,22 +15,6 @@ struct AuditLineParser::Impl {
 AuditLineParser::AuditLineParser() : d(std::make_unique<Impl>()) {}
 AuditLineParser::~AuditLineParser() = default;
 
-QString AuditLineParser::resultName(Result result) {
-    switch (result) {
-    case Result::Event:
-        return QStringLiteral("event");
-    case Result::Ignored:
-        return QStringLiteral("ignored");
-    case Result::Broken:
-        return QStringLiteral("broken line");
-    case Result::UnknownApiVersion:
-        return QStringLiteral("unknown apiVersion");
-    case Result::UnknownKind:
-        return QStringLiteral("unknown kind");
-    }
-    return {};
-}
-
 namespace {
 
 // Reads the string members of one nested object named by `keys` into `outs`; others skipped.
@@ -101,7 +85,7 @@ AuditLineParser::Result AuditLineParser::parse(std::string_view line, AuditEvent
     if (auto e = doc.get_object().get(object))
         return broken(e);
 
-    *out = AuditEvent{};
+    out->clear();
     bool haveStage = false, haveVerb = false, badTime = false;
     TimeUs legacyTimestamp = 0; // v1beta1 `timestamp`: when the request reached the apiserver
     std::string_view apiVersion, kind;

@@ -25,8 +25,6 @@ public:
     Result parse(std::string_view line, AuditEvent* out);
     const QString& error() const { return m_error; }
 
-    static QString resultName(Result result);
-
 private:
     struct Impl;
     std::unique_ptr<Impl> d;

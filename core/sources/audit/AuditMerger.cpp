@@ -22,12 +22,6 @@ bool AuditMerger::safe(const Held& top) const {
     return true;
 }
 
-AuditMerger::Held AuditMerger::pop() {
-    Held h = std::move(const_cast<Held&>(m_heap.top()));
-    m_heap.pop();
-    return h;
-}
-
 AuditMerger::Status AuditMerger::next(AuditEvent* out) {
     for (;;) {
         if (!m_heap.empty() && safe(m_heap.top()))
@@ -67,12 +61,17 @@ AuditMerger::Status AuditMerger::next(AuditEvent* out) {
         }
         AuditStream& stream = *m_streams[static_cast<std::size_t>(pick)];
         Input& in = m_inputs[static_cast<std::size_t>(pick)];
-        Held h{0, m_seq++, m_wall.elapsed(), {}};
-        switch (stream.next(&h.event)) {
+        if (m_freeSlots.empty()) {
+            m_freeSlots.push_back(static_cast<std::uint32_t>(m_slots.size()));
+            m_slots.emplace_back();
+        }
+        const std::uint32_t slot = m_freeSlots.back();
+        AuditEvent& event = m_slots[slot];
+        switch (stream.next(&event)) {
         case AuditStream::Status::Event:
-            h.time = h.event.stageTime;
-            in.last = std::max(in.last, h.time);
-            m_heap.push(std::move(h));
+            m_freeSlots.pop_back();
+            in.last = std::max(in.last, event.stageTime);
+            m_heap.push(Held{event.stageTime, m_seq++, m_wall.elapsed(), slot});
             break;
         case AuditStream::Status::Waiting:
             in.phase = Phase::Waiting;
@@ -82,12 +81,15 @@ AuditMerger::Status AuditMerger::next(AuditEvent* out) {
             break;
         }
     }
-    Held h = pop();
+    const Held h = m_heap.top();
+    m_heap.pop();
+    AuditEvent& event = m_slots[h.slot];
+    m_freeSlots.push_back(h.slot);
     if (h.time < m_lastOut) {
-        const AuditStream& s = *m_streams[static_cast<std::size_t>(h.event.stream)];
+        const AuditStream& s = *m_streams[static_cast<std::size_t>(event.stream)];
         m_problems.add(
             AuditProblems::OutOfOrder,
-            QStringLiteral("%1:%2").arg(s.fileName(h.event.file)).arg(h.event.line),
+            QStringLiteral("%1:%2").arg(s.fileName(event.file)).arg(event.line),
             QStringLiteral("an event %1 s older than one of %2 already read (beyond "
                            "the %3 s reorder window): used all the same")
                 .arg(double(m_lastOut - h.time) / kUsPerSecond, 0, 'f', 3)
@@ -95,9 +97,10 @@ AuditMerger::Status AuditMerger::next(AuditEvent* out) {
                 .arg(double(m_window) / kUsPerSecond));
     } else {
         m_lastOut = h.time;
-        m_lastOutStream = h.event.stream;
+        m_lastOutStream = event.stream;
     }
-    *out = std::move(h.event);
+    // Swapped, not moved: the slot keeps the caller's old strings' capacity for the next line.
+    std::swap(*out, event);
     return Status::Event;
 }
 

@@ -11,15 +11,19 @@ TimeUs AuditObserver::at(TimeUs epochUs) {
     return t;
 }
 
-void AuditObserver::sample(const QString& resource, const QString& series, TimeUs t, double value) {
-    TimelineStore& timeline = m_pipeline.timeline();
-    timeline.append(timeline.series(resource, series), t, value);
+void AuditObserver::sample(SeriesId series, TimeUs t, double value) {
+    m_pipeline.timeline().append(series, t, value); // kHiddenSeries (--resources): nothing
 }
 
 AuditObserver::Resource& AuditObserver::resource(const QString& name) {
     auto it = m_resources.find(name);
     if (it == m_resources.end()) {
-        it = m_resources.insert(name, Resource{});
+        TimelineStore& timeline = m_pipeline.timeline();
+        Resource r;
+        r.requestsList = timeline.series(name, series::requestsList());
+        r.requestsWatch = timeline.series(name, series::requestsWatch());
+        r.listInflight = timeline.series(name, series::listInflight());
+        it = m_resources.insert(name, r);
         m_resourceNames << name;
     }
     return *it;
@@ -43,6 +47,7 @@ AuditObserver::Client& AuditObserver::client(const AuditRequest& r) {
     c.row.resource = r.resource;
     c.row.selector = selector;
     c.row.profile = r.client;
+    c.requestedRv = m_pipeline.timeline().series(r.resource, series::requestedRv(r.client));
     m_clientIndex.insert(id, static_cast<int>(m_clients.size()));
     m_clients.push_back(c);
     return m_clients.back();
@@ -63,7 +68,7 @@ void AuditObserver::started(const AuditRequest& r) {
     Client& c = client(r);
     c.row.apiserver = r.apiserver;
     c.row.rv = r.requestedRv();
-    sample(r.resource, series::requestedRv(r.client), t, double(r.requestedRv()));
+    sample(c.requestedRv, t, double(r.requestedRv()));
     // A log shows a list when it completes, so a request can be learned after one that arrived
     // later: the regression check takes a client's requests in the order they arrived.
     if (r.received >= c.lastArrival) {
@@ -71,11 +76,11 @@ void AuditObserver::started(const AuditRequest& r) {
         m_pipeline.hub().requestedRv(c.hubId, t, r.requestedRv(), !r.watch());
     }
     if (r.watch()) {
-        sample(r.resource, series::requestsWatch(), t, double(++res.watches));
+        sample(res.requestsWatch, t, double(++res.watches));
         return; // it opens when its response starts
     }
-    sample(r.resource, series::requestsList(), t, double(++res.lists));
-    sample(r.resource, series::listInflight(), t, double(++res.listsInflight));
+    sample(res.requestsList, t, double(++res.lists));
+    sample(res.listInflight, t, double(++res.listsInflight));
     // A continue page is part of the list that asked for its first page: no new list.
     if (!r.query.continueToken.isEmpty())
         return;
@@ -127,7 +132,7 @@ void AuditObserver::completed(const AuditRequest& r) {
                        .arg(double(r.duration()) / kUsPerSecond, 0, 'f', 1);
     if (!r.watch()) {
         Resource& res = resource(r.resource);
-        sample(r.resource, series::listInflight(), t, double(--res.listsInflight));
+        sample(res.listInflight, t, double(--res.listsInflight));
         if (r.failed())
             hub.listFailed(c.hubId, t, status(r));
         else if (r.query.continueToken.isEmpty())

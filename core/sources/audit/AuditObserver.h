@@ -3,6 +3,7 @@
 #include "AuditRequest.h"
 #include "engine/EngineUpdate.h"
 #include "model/Observation.h"
+#include "timeline/TimelineStore.h"
 
 #include <QHash>
 #include <vector>
@@ -43,18 +44,23 @@ private:
         WatcherId hubId = -1;
         WatcherSnapshot row; // what the watcher table shows
         bool listed = false;
+        SeriesId requestedRv = kHiddenSeries;
         TimeUs lastArrival = 0; // of the latest request told to the regression check (epoch µs)
     };
     struct Resource {
         qint64 lists = 0;
         qint64 watches = 0;
         qint64 listsInflight = 0;
+        // Looked up once: a lookup by name per request was a tenth of the source's time.
+        SeriesId requestsList = kHiddenSeries;
+        SeriesId requestsWatch = kHiddenSeries;
+        SeriesId listInflight = kHiddenSeries;
     };
 
     Client& client(const AuditRequest& r);
     Resource& resource(const QString& name);
     TimeUs at(TimeUs epochUs);
-    void sample(const QString& resource, const QString& series, TimeUs t, double value);
+    void sample(SeriesId series, TimeUs t, double value);
     static ObservedStatus status(const AuditRequest& r);
 
     Pipeline& m_pipeline;

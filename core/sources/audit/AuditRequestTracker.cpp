@@ -29,27 +29,26 @@ bool AuditRequestTracker::begin(const AuditEvent& e, Open* open, QString* error)
 }
 
 bool AuditRequestTracker::add(const AuditEvent& e, QString* error) {
-    const QString id = QString::fromStdString(e.auditId);
-    auto it = m_open.find(id);
+    auto it = m_open.find(e.auditId);
     if (it == m_open.end()) {
         Open fresh;
         if (!begin(e, &fresh, error))
             return false;
         fresh.order = m_order++;
         ++m_requests;
-        it = m_open.insert(id, std::move(fresh));
-        m_byAge.emplace(it->order, id);
-        m_listener.started(it->request);
-        if (static_cast<std::size_t>(m_open.size()) > m_maxOpen) {
+        it = m_open.emplace(e.auditId, std::move(fresh)).first;
+        m_byAge.emplace(it->second.order, e.auditId);
+        m_listener.started(it->second.request);
+        if (m_open.size() > m_maxOpen) {
             // The oldest still open (a watch whose end was never logged): given up.
             const auto oldest = m_byAge.begin();
-            m_open.remove(oldest->second);
+            m_open.erase(oldest->second);
             m_byAge.erase(oldest);
             ++m_givenUp;
-            it = m_open.find(id);
+            it = m_open.find(e.auditId);
         }
     }
-    Open& open = *it;
+    Open& open = it->second;
     AuditRequest& r = open.request;
     const bool ends = e.stage == AuditStage::ResponseComplete || e.stage == AuditStage::Panic;
     if (r.watch() && !open.watchOpened && (e.stage == AuditStage::ResponseStarted || ends)) {

@@ -3,9 +3,10 @@
 #include "AuditEvent.h"
 #include "AuditRequest.h"
 
-#include <QHash>
 #include <functional>
 #include <map>
+#include <string>
+#include <unordered_map>
 
 namespace ws {
 
@@ -29,7 +30,7 @@ public:
     // False (with *error) when its requestURI is not a resource URL.
     bool add(const AuditEvent& event, QString* error);
 
-    std::size_t open() const { return static_cast<std::size_t>(m_open.size()); }
+    std::size_t open() const { return m_open.size(); }
     std::int64_t givenUp() const { return m_givenUp; }
     std::int64_t requests() const { return m_requests; }
 
@@ -44,8 +45,8 @@ private:
     QStringList m_apiservers; // by stream index
     Listener m_listener;
     std::size_t m_maxOpen;
-    QHash<QString, Open> m_open;              // by auditID
-    std::map<std::uint64_t, QString> m_byAge; // order -> auditID
+    std::unordered_map<std::string, Open> m_open; // by auditID
+    std::map<std::uint64_t, std::string> m_byAge; // order -> auditID
     std::uint64_t m_order = 0;
     std::int64_t m_givenUp = 0;
     std::int64_t m_requests = 0;

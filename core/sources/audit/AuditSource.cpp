@@ -113,7 +113,12 @@ TimeUs AuditSource::poll(Pipeline& pipeline) {
         AuditEvent first = *m_first;
         consume(first);
     }
+    // --duration: log time from the first request; while following, wall-clock time.
     const std::optional<TimeUs> end = m_spec.duration;
+    if (end && m_spec.follow && m_clock.elapsed() * kUsPerMs >= *end) {
+        m_finished = true;
+        return 0;
+    }
     for (int i = 0; i < kEventsPerPoll; ++i) {
         AuditEvent event;
         const AuditMerger::Status s = m_merger->next(&event);
@@ -122,7 +127,7 @@ TimeUs AuditSource::poll(Pipeline& pipeline) {
             return kFollowPoll;
         }
         if (s == AuditMerger::Status::Done ||
-            (end && event.stageTime - m_observer->origin() > *end)) {
+            (end && !m_spec.follow && event.stageTime - m_observer->origin() > *end)) {
             m_finished = true;
             break;
         }
