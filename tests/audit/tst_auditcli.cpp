@@ -107,6 +107,15 @@ private slots:
                      QStringLiteral("healthy"), QStringLiteral("--follow")},
                     &out, &err) != 0);
         QCOMPARE(err.count(u'\n'), 1);
+        // The log is the record: no capture of it.
+        QTemporaryDir dir;
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("audit.log")), "\n"));
+        QVERIFY(run({QStringLiteral("record"), QStringLiteral("--audit-log"),
+                     dir.filePath(QStringLiteral("audit.log")), QStringLiteral("--out"),
+                     dir.filePath(QStringLiteral("x.wscap"))},
+                    &out, &err) != 0);
+        QCOMPARE(err, QStringLiteral("watchscope-cli: --out: this session reads audit logs: they "
+                                     "are its record already (copy the files instead)\n"));
     }
 };
 
