@@ -229,7 +229,7 @@ private slots:
             drain(*other);
         }
         QVERIFY(other->closed);
-        QCOMPARE(other->closeReason, WatchCloseReason::ServerClosed);
+        QCOMPARE(other->closeReason, WatchCloseReason::CacheReinitialized);
         QVERIFY(!other->error);
         QCOMPARE(cacher.terminatedWatchers(), 1);
     }

@@ -67,10 +67,13 @@ void Cacher::stop() {
     m_state = State::Stopped;
     m_ready = false;
     m_listed.clear();
-    auto pending = std::move(m_pendingWatches);
-    m_pendingWatches.clear();
-    for (auto& p : pending) // the waiting requests' connections are reset
+    auto waiters = std::move(m_readyWaiters);
+    m_readyWaiters.clear();
+    for (auto& p : waiters) // the waiting requests' connections are reset
         p.watch->reject(ApiStatus::connectionReset(m_server.name()));
+    // Events the blocked dispatcher still held die with the cache.
+    m_pending.clear();
+    m_blocked = false;
     m_ctx.hub.watcherStopped(m_hubId, m_ctx.now);
     for (auto& w : m_watches) {
         w->buffer.clear();
@@ -374,15 +377,15 @@ TimeUs Cacher::nextBookmarkTime(const ServerWatch& w) const {
 
 void Cacher::waitUntilReady(const std::shared_ptr<ServerWatch>& w, std::function<void()> admit) {
     w->pending = true;
-    m_pendingWatches.push_back(Pending{w, std::move(admit)});
+    m_readyWaiters.push_back(ReadyWaiter{w, std::move(admit)});
 }
 
-void Cacher::servicePending() {
-    if (m_pendingWatches.empty())
+void Cacher::serviceReadyWaiters() {
+    if (m_readyWaiters.empty())
         return;
-    auto pending = std::move(m_pendingWatches);
-    m_pendingWatches.clear();
-    for (auto& p : pending) {
+    auto waiters = std::move(m_readyWaiters);
+    m_readyWaiters.clear();
+    for (auto& p : waiters) {
         if (p.watch->closed)
             continue; // the client gave up
         if (m_ready) {
@@ -394,7 +397,7 @@ void Cacher::servicePending() {
             // and the handler turns it into errors.NewServiceUnavailable.
             p.watch->reject(ApiStatus::cacheWaitDeadlineExceeded());
         } else {
-            m_pendingWatches.push_back(std::move(p));
+            m_readyWaiters.push_back(std::move(p));
         }
     }
 }
@@ -488,7 +491,7 @@ void Cacher::tick() {
         list();
     if (m_state == State::Listing && m_ctx.now >= m_listDoneAt)
         finishList();
-    servicePending();
+    serviceReadyWaiters();
     serviceWaits();
     serviceWatches();
     if (m_checker)

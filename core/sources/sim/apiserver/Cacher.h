@@ -83,7 +83,7 @@ private:
     // starts kRelistPeriod later. lastError: what it returned (empty for a watch that ended
     // with "too old", which the reflector treats as a normal end).
     void listAndWatchEnded(const QString& lastError);
-    void servicePending();
+    void serviceReadyWaiters();
     void watchFrom(ResourceVersion rv);
     void cancelEtcdWatch();
     void handleInternalError(const ApiStatus& status);
@@ -131,11 +131,12 @@ private:
         std::function<void(bool serverDown)> timedOut;
     };
     std::vector<Wait> m_waits;
-    struct Pending {
+    // Watches that arrived while the cache was not ready (ready.wait()).
+    struct ReadyWaiter {
         std::shared_ptr<ServerWatch> watch;
         std::function<void()> admit;
     };
-    std::vector<Pending> m_pendingWatches; // watches waiting for the cache to be ready
+    std::vector<ReadyWaiter> m_readyWaiters;
     std::vector<ObservedEvent> m_observed;
     std::unique_ptr<CacheConsistencyChecker> m_checker;
 };
