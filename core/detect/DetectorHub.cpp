@@ -5,6 +5,7 @@
 #include "ErrorStatusDetector.h"
 #include "InitialEventsStalledDetector.h"
 #include "KeyHistoryChecker.h"
+#include "ListPressureDetector.h"
 #include "PrevKvNilDetector.h"
 #include "ReliabilityChecker.h"
 #include "RelistStormDetector.h"
@@ -27,8 +28,8 @@ struct DetectorHub::Impl {
     Impl(const KeyTable& keys, DetectorThresholds thresholds)
         : ctx(keys, thresholds), guarantees(ctx), reliability(ctx), timeTravel(ctx), prevKvNil(ctx),
           errorStatus(ctx), retryLoop(ctx), relistStorm(ctx), lag(ctx), stuck(ctx), terminated(ctx),
-          staleObject(ctx), initialEvents(ctx), cacheNotReady(ctx), keyHistory(ctx),
-          states(ctx.thresholds()) {}
+          staleObject(ctx), initialEvents(ctx), cacheNotReady(ctx), listPressure(ctx),
+          keyHistory(ctx), states(ctx.thresholds()) {}
 
     DetectorContext ctx;
     WatchGuaranteeChecker guarantees;
@@ -44,6 +45,7 @@ struct DetectorHub::Impl {
     StaleObjectDetector staleObject;
     InitialEventsStalledDetector initialEvents;
     CacheNotReadyDetector cacheNotReady;
+    ListPressureDetector listPressure;
     KeyHistoryChecker keyHistory;
     WatcherStateTracker states;
     QHash<QString, WatcherId> byId;
@@ -227,6 +229,10 @@ void DetectorHub::checkStore(WatcherId owner, TimeUs now, ResourceVersion storeR
 
 void DetectorHub::report(const Anomaly& anomaly) {
     d->ctx.raise(anomaly);
+}
+
+void DetectorHub::apiserverMemory(TimeUs now, const ApiserverMemory& memory) {
+    d->listPressure.onMemory(now, memory);
 }
 
 void DetectorHub::tick(TimeUs now) {

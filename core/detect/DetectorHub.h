@@ -78,6 +78,9 @@ public:
     void checkStore(WatcherId owner, TimeUs now, ResourceVersion storeRv,
                     std::span<const StoreEntry> entries, const ConsistencyOracle& truth);
 
+    // An apiserver's memory under its lists, sampled (list-pressure).
+    void apiserverMemory(TimeUs now, const ApiserverMemory& memory);
+
     // Passes through an anomaly a source found itself (a malformed frame: stream-error).
     void report(const Anomaly& anomaly);
 

@@ -26,6 +26,10 @@ struct DetectorThresholds {
     TimeUs cacheNotReadyAfter = seconds(30);
     // ... a cacher's watch that stayed open this long without an error counts as settled.
     TimeUs cacheSettledAfter = seconds(5);
+    // list-pressure: an apiserver's memory above this share of its limit, or (no limit known)
+    // its lists holding more than listPressureBytes; re-armed below half of that.
+    double listPressureShareOfLimit = 0.8;
+    std::int64_t listPressureBytes = std::int64_t(4) << 30;
 };
 
 } // namespace ws

@@ -8,6 +8,10 @@ bool ErrorStatusDetector::isTooOld(const ObservedStatus& status) {
 }
 
 bool ErrorStatusDetector::isTooLarge(const ObservedStatus& status) {
+    // The request-timeout filter's 504 (reason Timeout too, server/filters/timeout.go) is a
+    // slow request, not an RV the cache has not reached.
+    if (status.message.contains(QLatin1String("request did not complete within")))
+        return false;
     return status.code == 504 &&
            (status.reason == QLatin1String("Timeout") ||
             status.message.contains(QLatin1String("Too large resource version"),

@@ -49,4 +49,25 @@ inline QString requestedRv(const QString& client) {
     return QStringLiteral("requested_rv:") + client;
 }
 
+// The apiserver side of lists and watches (SPEC §3): per resource, cumulative requests and the
+// lists in flight with the bytes they hold; per apiserver its memory; per client the RV asked.
+inline QString requestsList() {
+    return QStringLiteral("requests_list");
+}
+inline QString requestsWatch() {
+    return QStringLiteral("requests_watch");
+}
+inline QString listInflight() {
+    return QStringLiteral("list_inflight");
+}
+inline QString listBytesInflight() {
+    return QStringLiteral("list_bytes_inflight");
+}
+inline QString apiserverMemoryBytes(const QString& suffix = {}) {
+    return QStringLiteral("apiserver_memory_bytes") + suffix;
+}
+inline QString requestedRv(const QString& client) {
+    return QStringLiteral("requested_rv:") + client;
+}
+
 } // namespace ws::series

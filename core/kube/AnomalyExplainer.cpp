@@ -1477,6 +1477,67 @@ void cacheNotReady(const Anomaly& a, const Facts& f, Writer& t) {
     t.ref("kubernetes issue #136950");
 }
 
+// list-pressure: kube/ListMemoryRules.h; the kubernetes.io blog "Enhancing Kubernetes API
+// Server Efficiency with API Streaming" (2024-12-17) for the mechanism and the cascade.
+void listPressure(const Anomaly& a, const Facts& f, Writer& t) {
+    const bool oom = a.severity == Severity::Error;
+    if (oom)
+        t.what << QStringLiteral("%1 was OOM-killed by the memory its LISTs held (%2).")
+                      .arg(a.watcher, a.message);
+    else
+        t.what << QStringLiteral("The LISTs %1 is serving hold more memory than it can spare "
+                                 "(%2).")
+                      .arg(a.watcher, a.message);
+    t.why << QStringLiteral(
+        "kube-apiserver builds a whole LIST response in memory before it sends the first byte: "
+        "from etcd it holds the range it read, the objects decoded from it (selectors such as "
+        "spec.nodeName are applied only after decoding, so a node's small list costs the whole "
+        "resource) and the encoded response - several times the response size. A list from the "
+        "watch cache holds one encoded copy of its selection; a watch-list streams one object "
+        "at a time.");
+    t.why << QStringLiteral(
+        "API Priority and Fairness caps how many requests run, not the memory each holds: many "
+        "clients listing together (a DaemonSet rolled out or restarted, informers relisting "
+        "after 410) can exhaust it within seconds. When one apiserver dies, its clients "
+        "reconnect to the next one and list there again, and it dies too.");
+    switch (f.server.consistentListFromCache()) {
+    case Tri::Yes:
+        t.why << QStringLiteral("%1 serves resourceVersion=\"\" lists from the watch cache "
+                                "(ConsistentListFromCache): only limit+RV, continue and Exact "
+                                "lists still read etcd.")
+                     .arg(f.server.name());
+        break;
+    case Tri::No:
+        t.why << QStringLiteral("%1 sends every resourceVersion=\"\" list to etcd "
+                                "(ConsistentListFromCache is off before 1.31).")
+                     .arg(f.server.name());
+        break;
+    case Tri::Unknown:
+        serverUnknown(f, t,
+                      QStringLiteral("whether resourceVersion=\"\" lists read etcd "
+                                     "(up to 1.30) or the cache (1.31+)"));
+        break;
+    }
+    if (f.server.known() && f.server.minor() >= 34)
+        t.why << QStringLiteral("From 1.34 streaming collection encoding "
+                                "(StreamingCollectionEncodingToJSON/ToProtobuf) writes a list "
+                                "item by item instead of building it in one buffer.");
+    t.fix << QStringLiteral("Let clients stream: client-go watch-list (WatchListClient, on by "
+                            "default in v0.35) against 1.32 or 1.34+; their initial state "
+                            "comes from the cache one object at a time.");
+    t.fix << QStringLiteral("Upgrade to 1.31+ (consistent lists from the cache) and 1.34+ "
+                            "(streaming encoding); stagger DaemonSet restarts; list from RV=0 "
+                            "or use informers rather than plain List() calls.");
+    t.fix << QStringLiteral("Give apiservers memory headroom for their LIST peaks and watch "
+                            "apiserver_memory_bytes / list bytes in flight during rollouts.");
+    t.version(QStringLiteral("RV=\"\" lists from etcd up to 1.30; from the cache 1.31+"));
+    t.version(QStringLiteral("watch-list: served on 1.32 and 1.34+ (WatchList gate)"));
+    t.version(QStringLiteral("streaming list encoding: 1.34+"));
+    t.ref("kubernetes KEP-3157");
+    t.ref("kubernetes.io blog 2024-12-17 kube-apiserver-api-streaming");
+    t.ref("kubernetes KEP-5116");
+}
+
 } // namespace
 
 AnomalyExplanation AnomalyExplainer::explain(const Anomaly& a, const VersionContext& v) {
@@ -1540,6 +1601,9 @@ AnomalyExplanation AnomalyExplainer::explain(const Anomaly& a, const VersionCont
         break;
     case AnomalyKind::CacheNotReady:
         cacheNotReady(a, f, t);
+        break;
+    case AnomalyKind::ListPressure:
+        listPressure(a, f, t);
         break;
     }
     return t.finish();

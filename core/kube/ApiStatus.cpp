@@ -186,6 +186,14 @@ ApiStatus ApiStatus::cacheWaitDeadlineExceeded() {
     return s;
 }
 
+ApiStatus ApiStatus::requestTimeout() {
+    ApiStatus s;
+    s.code = 504;
+    s.reason = QStringLiteral("Timeout");
+    s.message = QStringLiteral("Timeout: request did not complete within the allotted timeout");
+    return s;
+}
+
 bool ApiStatus::isStorageInitializing() const {
     return code == 429 && message.startsWith(QLatin1String("storage is (re)initializing"));
 }

@@ -55,6 +55,10 @@ struct ApiStatus {
     // A watch that waited on a not-ready cache until its context ended (1.27-1.30):
     // errors.NewServiceUnavailable(ctx.Err().Error()).
     static ApiStatus cacheWaitDeadlineExceeded();
+    // A non-long-running request (a list) past --request-timeout: the timeout filter's
+    // errors.NewTimeoutError("request did not complete within the allotted timeout", 0), 504
+    // (apiserver/pkg/server/filters/timeout.go). The handler itself runs on.
+    static ApiStatus requestTimeout();
     bool isStorageInitializing() const;
 };
 

@@ -96,6 +96,9 @@ struct ServerProfile {
     // the cache's readiness last changed (cacher/util.go calculateRetryAfterForUnreadyCache,
     // kubernetes commit 04f0bd4e), and the message names the last ListAndWatch error.
     bool retryAfterGrowsWithDowntime() const { return minor >= 33; }
+    // StreamingCollectionEncodingToJSON / ToProtobuf (introduced 1.33, on from 1.34): a list
+    // response is encoded item by item onto the wire, never built in one buffer.
+    bool streamingCollectionEncoding() const { return minor >= 34; }
 
     static std::optional<ServerProfile> fromVersion(const QString& version, QString* error);
     // Versions to offer in a chooser, oldest first: every minor modelled (1.16 to 1.36) and the

@@ -10,6 +10,7 @@ constexpr std::array<const char*, kAnomalyKindCount> kKindNames = {
     "relist-storm",       "watcher-lag",        "stuck-watcher",
     "watcher-terminated", "stale-object",       "initial-events-stalled",
     "stream-error",       "cache-inconsistent", "cache-not-ready",
+    "list-pressure",
 };
 } // namespace
 

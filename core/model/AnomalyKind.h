@@ -29,9 +29,10 @@ enum class AnomalyKind {
     // Added after SPEC §2's table (README lists them); kinds are only ever appended.
     CacheInconsistent,
     CacheNotReady,
+    ListPressure,
 };
 
-constexpr int kAnomalyKindCount = static_cast<int>(AnomalyKind::CacheNotReady) + 1;
+constexpr int kAnomalyKindCount = static_cast<int>(AnomalyKind::ListPressure) + 1;
 
 enum class Severity { Info, Warning, Error };
 enum class AnomalySource { Etcd, Apiserver, Simulator };

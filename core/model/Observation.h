@@ -58,6 +58,18 @@ struct ObservedEvent {
 std::uint64_t contentHash(const char* bytes, std::size_t size);
 
 // An HTTP Status (or an etcd cancel expressed the same way).
+// One apiserver's memory as its lists hold it (a simulated or served apiserver, or scraped):
+// what the list-pressure detector reads.
+struct ApiserverMemory {
+    QString apiserver;
+    QString resource;             // whose lists hold the most (the anomaly's resource)
+    std::int64_t memoryBytes = 0; // apiserver_memory_bytes
+    std::int64_t limitBytes = 0;  // 0: unknown / none
+    std::int64_t listBytesInflight = 0;
+    int listsInflight = 0;
+    bool oomKilled = false; // it was just killed for going above its limit
+};
+
 struct ObservedStatus {
     int code = 0;    // 410, 504, 500, ... (an etcd compacted cancel is reported as 410)
     QString reason;  // "Expired", "Gone", "Timeout", "InternalError", "Compacted"

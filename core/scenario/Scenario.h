@@ -38,6 +38,16 @@ struct EtcdSpec {
     double streamEventsPerSecond = 0;         // how fast one gRPC watch stream drains (0: no limit)
 };
 
+// server.memory: the apiservers account for the memory their lists hold (kube/ListMemoryRules.h)
+// and record the list-pressure series; with a limit an apiserver above it is OOM-killed.
+struct ServerMemorySpec {
+    bool enabled = false;              // the key is present
+    std::int64_t baselineBytes = 0;    // what an idle apiserver holds (caches, heap)
+    std::int64_t limitBytes = 0;       // 0: no limit
+    double listBytesPerSecond = 0;     // how fast one list moves its bytes; 0: lists are instant
+    TimeUs restartAfter = seconds(30); // an OOM-killed apiserver is back after this
+};
+
 struct ServerSpec {
     QString version = QStringLiteral("1.30");
     int count = 1;
@@ -48,6 +58,7 @@ struct ServerSpec {
     // Gates set explicitly (kube/FeatureGates.h names them); the others take the version's
     // default.
     QMap<QString, bool> featureGates;
+    ServerMemorySpec memory;
 };
 
 struct ClientSpec {
@@ -60,9 +71,13 @@ struct ClientSpec {
                                     // count > 1, instance n watches node-<group+n>
     int apiserver = -1;             // -1: spread over the apiservers
     TimeUs startAt = 0;
+    TimeUs startSpread = 0; // with count > 1, instance n starts at startAt + n * spread / count
     // Watches with resourceVersion="" and never lists (kubectl get -w, falco): keeps no
     // consistent store, so its store is not checked against etcd.
     bool watchOnly = false;
+    // Lists with resourceVersion="" (a plain List() with default options, a consistent read)
+    // until it has synced once, as node agents that list then watch without an informer do.
+    bool consistentFirstList = false;
     // via: proxy-without-initial-events-end: its watches go through a proxy / aggregated API
     // server that accepts sendInitialEvents but never sends the initial-events-end bookmark.
     bool viaInitialEventsProxy = false;

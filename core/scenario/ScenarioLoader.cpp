@@ -154,6 +154,22 @@ Scenario parseScenario(const YAML::Node& root) {
             if (s.server.requestTimeout < seconds(1) || s.server.requestTimeout > seconds(3600))
                 fail(n, QStringLiteral("server.requestTimeout must be between 1s and 1h"));
         }
+        if (YAML::Node mem = m.get("memory")) {
+            MapReader mm(mem, QStringLiteral("server.memory"));
+            s.server.memory.enabled = true;
+            auto bytes = [&](const char* key, std::int64_t& out) {
+                if (YAML::Node n = mm.get(key))
+                    out = static_cast<std::int64_t>(
+                        number(n, QStringLiteral("server.memory.%1").arg(key), 0, 1e15));
+            };
+            bytes("baselineBytes", s.server.memory.baselineBytes);
+            bytes("limitBytes", s.server.memory.limitBytes);
+            if (YAML::Node n = mm.get("listBytesPerSecond"))
+                s.server.memory.listBytesPerSecond =
+                    number(n, QStringLiteral("server.memory.listBytesPerSecond"), 0, 1e12);
+            optional(mm, "restartAfter", s.server.memory.restartAfter, duration);
+            mm.finish();
+        }
         if (YAML::Node gates = m.get("featureGates")) {
             MapReader g(gates, QStringLiteral("server.featureGates"));
             for (const FeatureGate& gate : FeatureGates::all())
@@ -213,8 +229,12 @@ Scenario parseScenario(const YAML::Node& root) {
                 c.apiserver =
                     integer(n, m.where() + QStringLiteral(".apiserver"), 0, s.server.count - 1);
             optional(m, "startAt", c.startAt, duration);
+            optional(m, "startSpread", c.startSpread, duration);
             if (YAML::Node n = m.get("watchOnly"))
                 c.watchOnly = boolean(n, m.where() + QStringLiteral(".watchOnly"));
+            if (YAML::Node n = m.get("consistentFirstList"))
+                c.consistentFirstList =
+                    boolean(n, m.where() + QStringLiteral(".consistentFirstList"));
             if (YAML::Node n = m.get("via")) {
                 const QString via = text(n, m.where() + QStringLiteral(".via"));
                 if (via == QLatin1String("proxy-without-initial-events-end"))

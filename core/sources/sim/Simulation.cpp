@@ -75,6 +75,9 @@ bool Simulation::build(QString* error) {
         config.behindLoadBalancer = m_scenario.server.loadBalancer;
         for (const ResourceSpec& r : m_scenario.resources)
             config.cacherListDurations.push_back(r.cacherListDuration);
+        const ServerMemorySpec& mem = m_scenario.server.memory;
+        config.memory = {mem.enabled, mem.baselineBytes, mem.limitBytes, mem.listBytesPerSecond,
+                         mem.restartAfter};
         m_apiservers.push_back(std::make_unique<ApiServer>(m_ctx, config, resources));
         m_apiservers.back()->start();
     }
@@ -106,8 +109,9 @@ bool Simulation::build(QString* error) {
             config.readEventsPerSecond = spec.readEventsPerSecond;
             config.apiserver =
                 spec.apiserver >= 0 ? spec.apiserver : spread++ % m_scenario.server.count;
-            config.startAt = spec.startAt;
+            config.startAt = spec.startAt + spec.startSpread * n / spec.count;
             config.watchOnly = spec.watchOnly;
+            config.consistentFirstList = spec.consistentFirstList;
             config.viaInitialEventsProxy = spec.viaInitialEventsProxy;
             config.viaBookmarkDroppingProxy = spec.viaBookmarkDroppingProxy;
             config.storeTable = m_storeTables[static_cast<size_t>(config.resource)].get();
@@ -189,6 +193,17 @@ bool Simulation::build(QString* error) {
                                        m_timeline.series(res, series::bufferCapacity(sfx)),
                                        m_timeline.series(res, series::bufferOldestRv(sfx))});
         }
+        if (m_scenario.server.memory.enabled) {
+            // Only where the scenario models apiserver memory: the other scenarios' timelines
+            // stay exactly as they were.
+            rs.lists = {m_timeline.series(res, series::requestsList()),
+                        m_timeline.series(res, series::requestsWatch()),
+                        m_timeline.series(res, series::listInflight()),
+                        m_timeline.series(res, series::listBytesInflight())};
+            for (int a = 0; a < m_scenario.server.count; ++a)
+                rs.memory.push_back(m_timeline.series(
+                    res, series::apiserverMemoryBytes(series::apiserverSuffix(a))));
+        }
         m_resourceSeries.push_back(rs);
     }
     auto watcherSeries = [this](const QString& res, const QString& id) {
@@ -207,6 +222,7 @@ bool Simulation::build(QString* error) {
     // at the previous interval.
     m_nextCompaction = m_scenario.etcd.compactionInterval;
     m_compactTarget = m_etcd.currentRevision();
+    m_oomKillsSeen.assign(m_apiservers.size(), 0);
     return true;
 }
 
@@ -256,11 +272,66 @@ void Simulation::step() {
     m_hub.tick(m_ctx.now);
 }
 
+void Simulation::sampleListPressure() {
+    const TimeUs now = m_ctx.now;
+    for (std::size_t a = 0; a < m_apiservers.size(); ++a) {
+        const ApiServer& s = *m_apiservers[a];
+        const ListPressure& p = s.listPressure();
+        ApiserverMemory m;
+        m.apiserver = s.name();
+        const int heaviest = p.heaviestResource();
+        m.resource = m_keyspace.resourceName(heaviest >= 0 ? heaviest : 0);
+        m.limitBytes = p.config().limitBytes;
+        m.oomKilled = s.oomKills() > m_oomKillsSeen[a];
+        if (m.oomKilled) {
+            // What it held when it was killed, not the empty process after.
+            m_oomKillsSeen[a] = s.oomKills();
+            const ApiServer::OomKill& k = s.lastOomKill();
+            m.memoryBytes = k.memoryBytes;
+            m.listBytesInflight = k.listBytes;
+            m.listsInflight = k.lists;
+            if (k.heaviestResource >= 0)
+                m.resource = m_keyspace.resourceName(k.heaviestResource);
+            // The peak on the chart too, just before the sample of the dead process.
+            for (const ResourceSeries& rs : m_resourceSeries)
+                m_timeline.append(rs.memory[a], now - 1, static_cast<double>(k.memoryBytes));
+        } else {
+            m.memoryBytes = p.memoryBytes();
+            m.listBytesInflight = p.heldBytes();
+            m.listsInflight = p.inflight();
+        }
+        m_hub.apiserverMemory(now, m);
+    }
+    for (std::size_t r = 0; r < m_resourceSeries.size(); ++r) {
+        const ResourceSeries& rs = m_resourceSeries[r];
+        ListPressure::ResourceCounts sum;
+        for (auto& s : m_apiservers) {
+            const auto c = s->listPressure().countsOf(static_cast<int>(r));
+            sum.lists += c.lists;
+            sum.watches += c.watches;
+            sum.inflight += c.inflight;
+            sum.bytesInflight += c.bytesInflight;
+        }
+        m_timeline.append(rs.lists[0], now, static_cast<double>(sum.lists));
+        m_timeline.append(rs.lists[1], now, static_cast<double>(sum.watches));
+        m_timeline.append(rs.lists[2], now, static_cast<double>(sum.inflight));
+        m_timeline.append(rs.lists[3], now, static_cast<double>(sum.bytesInflight));
+        for (std::size_t a = 0; a < m_apiservers.size(); ++a)
+            m_timeline.append(
+                rs.memory[a], now,
+                m_apiservers[a]->up()
+                    ? static_cast<double>(m_apiservers[a]->listPressure().memoryBytes())
+                    : 0.0);
+    }
+}
+
 void Simulation::sample() {
     const TimeUs now = m_ctx.now;
     const ResourceVersion head = m_etcd.currentRevision();
     for (auto& rs : m_resourceSeries)
         m_timeline.append(rs.head, now, static_cast<double>(head));
+    if (m_scenario.server.memory.enabled)
+        sampleListPressure();
     size_t ci = 0;
     for (size_t a = 0; a < m_apiservers.size(); ++a) {
         for (auto& c : m_apiservers[a]->cachers()) {

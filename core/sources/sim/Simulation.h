@@ -61,6 +61,7 @@ private:
     bool build(QString* error);
     void applyFaults();
     void sample();
+    void sampleListPressure(); // scenarios with server.memory
     void checkConsistency();
 
     Scenario m_scenario;
@@ -98,11 +99,16 @@ private:
     struct ResourceSeries {
         SeriesId head;
         std::vector<std::array<SeriesId, 4>> perApiserver; // cache_rv, used, capacity, oldest
+        // requests_list, requests_watch, list_inflight, list_bytes_inflight (server.memory)
+        std::array<SeriesId, 4> lists{};
+        std::vector<SeriesId> memory; // apiserver_memory_bytes per apiserver
     };
     std::vector<ResourceSeries> m_resourceSeries;
     std::vector<WatcherSeries> m_cacherSeries; // apiserver-major, resource-minor
     std::vector<WatcherSeries> m_clientSeries;
     std::vector<StoreEntry> m_entries;
+    std::vector<int> m_oomKillsSeen;           // per apiserver
+    std::vector<ApiserverMemory> m_lastMemory; // per apiserver, the previous sample
 };
 
 } // namespace ws

@@ -11,7 +11,7 @@
 namespace ws {
 
 ApiServer::ApiServer(SimContext& ctx, ApiServerConfig config, const std::vector<int>& resources)
-    : m_ctx(ctx), m_config(std::move(config)) {
+    : m_ctx(ctx), m_config(std::move(config)), m_pressure(ctx, m_config.profile, m_config.memory) {
     // A resource without a watch cache (events) is served from etcd (ServerProfile).
     for (std::size_t i = 0; i < resources.size(); ++i) {
         if (m_config.profile.watchCacheSize(ctx.keyspace.resourceName(resources[i])) == 0)
@@ -66,7 +66,13 @@ void ApiServer::start() {
 void ApiServer::restart(TimeUs downtime) {
     if (!m_up)
         return;
+    goDown(downtime);
+}
+
+void ApiServer::goDown(TimeUs downtime) {
     m_up = false;
+    // Lists being served die with the process: their connections break.
+    m_pressure.abortAll(ApiStatus::connectionReset(m_config.name));
     m_upAt = m_ctx.now + downtime;
     for (auto& w : m_etcdWatches)
         w->breakConnection();
@@ -92,6 +98,14 @@ void ApiServer::tick() {
     if (!m_up) {
         if (m_ctx.now >= m_upAt)
             start();
+        return;
+    }
+    if (m_pressure.tick()) {
+        // Above its memory limit: the kernel's OOM killer ends the process; it is restarted.
+        ++m_oomKills;
+        m_lastOom = {m_pressure.memoryBytes(), m_pressure.heldBytes(), m_pressure.inflight(),
+                     m_pressure.heaviestResource()};
+        goDown(m_pressure.config().restartAfter);
         return;
     }
     for (auto& c : m_cachers)
@@ -121,6 +135,7 @@ void ApiServer::listFromEtcd(const ListOptions& options,
             result.items.push_back(m_ctx.etcd.get(k));
     result.ok = true;
     result.rv = m_ctx.etcd.currentRevision();
+    result.servedFrom = ListServedFrom::Etcd;
     done(std::move(result));
 }
 
@@ -133,12 +148,38 @@ void ApiServer::listFromCache(Cacher& cacher, const ListOptions& options,
             result.items.push_back(cache.object(k));
     result.ok = true;
     result.fromCache = true;
+    result.servedFrom = ListServedFrom::Cache;
     result.rv = cache.resourceVersion();
     done(std::move(result));
 }
 
+std::function<void(ApiServer::ListResult)>
+ApiServer::accounted(const ListOptions& options, std::function<void(ListResult)> done) {
+    m_pressure.countList(options.resource);
+    return [this, resource = options.resource, done = std::move(done)](ListResult result) mutable {
+        if (!result.ok) {
+            done(std::move(result));
+            return;
+        }
+        const listmemory::Path path = result.servedFrom == ListServedFrom::Etcd
+                                          ? listmemory::Path::Etcd
+                                          : listmemory::Path::Cache;
+        auto held = std::make_shared<ListResult>(std::move(result));
+        m_pressure.serve(resource, path, held->items, [held, done](bool ok, ApiStatus status) {
+            if (!ok) {
+                ListResult failed;
+                failed.status = std::move(status);
+                done(std::move(failed));
+                return;
+            }
+            done(std::move(*held));
+        });
+    };
+}
+
 void ApiServer::list(const ListOptions& options, std::function<void(ListResult)> done) {
     ++m_listRequests;
+    done = accounted(options, std::move(done));
     if (!m_up) {
         ListResult r;
         r.status = downError();
@@ -201,6 +242,7 @@ void ApiServer::list(const ListOptions& options, std::function<void(ListResult)>
 
 std::shared_ptr<ServerWatch> ApiServer::watch(const WatchOptions& options, ApiStatus* error) {
     ++m_watchRequests;
+    m_pressure.countWatch(options.resource);
     if (!m_up) {
         *error = downError();
         return nullptr;

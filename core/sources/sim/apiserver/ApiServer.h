@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Cacher.h"
+#include "ListPressure.h"
 #include "ServerWatch.h"
 #include "kube/ApiStatus.h"
 #include "kube/ServerProfile.h"
@@ -22,6 +23,7 @@ struct ApiServerConfig {
     // Per resource (in the order of the constructor's resources): how long each cacher's LIST
     // takes to land in the cache (Cacher::setListDuration). Missing: 0.
     std::vector<TimeUs> cacherListDurations;
+    ListMemoryConfig memory; // the memory its lists hold, and its limit
 };
 
 // One simulated kube-apiserver: a cacher per resource over the shared simulated etcd, and the
@@ -52,6 +54,7 @@ public:
     bool cachesInitializedSinceStart() const;
     const std::vector<std::unique_ptr<Cacher>>& cachers() const { return m_cachers; }
 
+    enum class ListServedFrom { Etcd, Cache, CacheSnapshot };
     struct ListOptions {
         int resource = -1;
         ResourceVersion rv = 0;
@@ -64,6 +67,7 @@ public:
         ApiStatus status;
         ResourceVersion rv = 0;
         bool fromCache = false;
+        ListServedFrom servedFrom = ListServedFrom::Etcd; // which store answered (memory, metrics)
         std::vector<KeyValuePtr> items;
     };
     void list(const ListOptions& options, std::function<void(ListResult)> done);
@@ -84,11 +88,26 @@ public:
     // waits for the cache, and from 1.27 may end `rejected` with 503 (ServerWatch).
     std::shared_ptr<ServerWatch> watch(const WatchOptions& options, ApiStatus* error);
 
+    // The lists it is serving, the memory they hold, the requests per resource.
+    const ListPressure& listPressure() const { return m_pressure; }
+    // OOM kills since it was created, and what its lists held at the last one.
+    int oomKills() const { return m_oomKills; }
+    struct OomKill {
+        std::int64_t memoryBytes = 0, listBytes = 0;
+        int lists = 0;
+        int heaviestResource = -1;
+    };
+    const OomKill& lastOomKill() const { return m_lastOom; }
+
 private:
     ApiStatus downError() const;
     void serveWatch(Cacher& cache, const std::shared_ptr<ServerWatch>& w,
                     const WatchOptions& options, bool watchList);
     void openStreams();
+    void goDown(TimeUs downtime);
+    // Wraps a list's answer so it is held (and accounted) while it is served.
+    std::function<void(ListResult)> accounted(const ListOptions& options,
+                                              std::function<void(ListResult)> done);
     void listFromEtcd(const ListOptions& options, const std::function<void(ListResult)>& done);
     void listFromCache(Cacher& cacher, const ListOptions& options,
                        const std::function<void(ListResult)>& done);
@@ -105,6 +124,9 @@ private:
     int m_nextWatchId = 0;
     std::int64_t m_listRequests = 0;
     std::int64_t m_watchRequests = 0;
+    ListPressure m_pressure;
+    int m_oomKills = 0;
+    OomKill m_lastOom;
 };
 
 } // namespace ws

@@ -48,6 +48,8 @@ QString ClientReflector::apiserverName() const {
 
 void ClientReflector::restart(int apiserver) {
     ++m_generation;
+    // A node agent that lists on start relists, as the apiserver sees it, when it restarts.
+    m_listsAgain = m_config.consistentFirstList && (m_everSynced || m_listsAgain);
     dropWatch();
     m_store.clear();
     m_initialStore.clear();
@@ -102,10 +104,15 @@ void ClientReflector::startList() {
     options.rv = listRv.rv;
     options.rvEmpty = listRv.empty;
     options.limit = listRv.limit;
+    if (m_config.consistentFirstList && !m_everSynced) {
+        options.rvEmpty = true;
+        options.rv = 0;
+        options.limit = 500;
+    }
     ListRequest request;
     request.rv = options.rv;
     request.rvEmpty = options.rvEmpty;
-    request.isRelist = m_everSynced;
+    request.isRelist = m_everSynced || m_listsAgain;
     request.limit = options.limit;
     if (m_everSynced)
         ++m_relists;

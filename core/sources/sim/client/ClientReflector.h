@@ -22,7 +22,8 @@ struct ClientConfig {
     double readEventsPerSecond = 0; // how fast it reads its watch (0: as fast as they come)
     int apiserver = 0;              // the apiserver it talks to first
     TimeUs startAt = 0;
-    bool watchOnly = false; // watches with RV="" and never lists (kubectl get -w, falco)
+    bool watchOnly = false;           // watches with RV="" and never lists (kubectl get -w, falco)
+    bool consistentFirstList = false; // lists with RV="" until synced once (a plain List())
     // Its watches go through a proxy / aggregated API server that accepts sendInitialEvents
     // but never sends the initial-events-end bookmark (InitialEventsProxy.h).
     bool viaInitialEventsProxy = false;
@@ -63,6 +64,7 @@ public:
 
 private:
     enum class State { Idle, Listing, Watching, Backoff };
+    bool m_listsAgain = false; // consistentFirstList: restarted after having synced
     enum class Next { List, Watch };
 
     void startList();
