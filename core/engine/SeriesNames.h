@@ -34,23 +34,10 @@ inline QString watcherLag(const QString& watcher) {
 inline QString watcherLagSeconds(const QString& watcher) {
     return QStringLiteral("watcher_lag_seconds:") + watcher;
 }
-// Requests an apiserver answered (audit logs, the simulated and served apiservers): cumulative
-// counts of distinct lists and watches, lists being served, and the RV each client asked for.
-inline QString requestsList() {
-    return QStringLiteral("requests_list");
-}
-inline QString requestsWatch() {
-    return QStringLiteral("requests_watch");
-}
-inline QString listInflight() {
-    return QStringLiteral("list_inflight");
-}
-inline QString requestedRv(const QString& client) {
-    return QStringLiteral("requested_rv:") + client;
-}
 
-// The apiserver side of lists and watches (SPEC §3): per resource, cumulative requests and the
-// lists in flight with the bytes they hold; per apiserver its memory; per client the RV asked.
+// The apiserver side of lists and watches (SPEC §3; simulated, served, audit logs): per resource,
+// cumulative requests and the lists in flight with the bytes they hold; per apiserver its memory;
+// per client the RV asked.
 inline QString requestsList() {
     return QStringLiteral("requests_list");
 }
