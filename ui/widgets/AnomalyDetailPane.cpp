@@ -78,6 +78,9 @@ QString AnomalyDetailPane::kindMeaning(AnomalyKind kind) {
     case AnomalyKind::CacheNotReady:
         return tr("A watch cache stayed not ready: requests got 429 \"storage is "
                   "(re)initializing\", 503 or blocked, or its cacher's relist kept failing.");
+    case AnomalyKind::ListPressure:
+        return tr("The memory an apiserver's lists hold went above the threshold, or the "
+                  "apiserver was OOM-killed.");
     }
     return {};
 }
