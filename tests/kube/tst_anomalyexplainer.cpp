@@ -161,6 +161,10 @@ Anomaly sample(AnomalyKind kind) {
                        QStringLiteral("requests refused by a watch cache that is not ready for "
                                       "30.9 s (6 times); last: 429 TooManyRequests: storage is "
                                       "(re)initializing (Retry-After up to 2 s)"));
+    case AnomalyKind::ListPressure:
+        return anomaly(kind, AnomalySource::Simulator, QStringLiteral("apiserver-0"),
+                       QStringLiteral("apiserver-0 OOM-killed: memory 4.1 GB above its limit "
+                                      "4.0 GB; 2000 lists in flight"));
     }
     return {};
 }
