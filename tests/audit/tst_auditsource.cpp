@@ -244,6 +244,27 @@ private slots:
                                             "this client asked for before (102 revisions back)")});
     }
 
+    // A collector that merged apiservers into one file names each line's apiserver; a v1beta1
+    // line of an older apiserver is read the same way.
+    void annotationAndV1beta1() {
+        QTemporaryDir dir;
+        AuditLine named = list(QStringLiteral("n1"), QStringLiteral("/api/v1/configmaps"), 0);
+        named.annotationApiserver = QStringLiteral("master-3");
+        AuditLine old = list(QStringLiteral("n2"), QStringLiteral("/api/v1/configmaps"), 1);
+        old.apiVersion = QStringLiteral("audit.k8s.io/v1beta1");
+        old.user = QStringLiteral("admin");
+        AuditRun run;
+        QVERIFY2(
+            run.read(dir.path(), {{QStringLiteral("all.log"), auditLine(named) + auditLine(old)}}),
+            qPrintable(run.error));
+        QCOMPARE(run.source->requests(), 2);
+        const auto watchers = run.watchers();
+        QCOMPARE(watchers.size(), 2);
+        QCOMPARE(watchers[0].apiserver, QStringLiteral("master-3"));
+        QCOMPARE(watchers[1].apiserver, QStringLiteral("all.log"));
+        QCOMPARE(run.source->problems().total(), 0);
+    }
+
     // A watch closed far before its timeoutSeconds: the server cut it.
     void watchCutShort() {
         QTemporaryDir dir;
