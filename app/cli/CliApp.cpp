@@ -251,8 +251,12 @@ int CliApp::record(const QStringList& arguments) {
     auto spec = sourceOptions.spec(false, &error);
     if (!spec)
         return fail(QStringLiteral("record: %1").arg(error));
-    if (spec->kind != SourceSpec::Kind::Scenario && !spec->duration)
-        spec->duration = seconds(30); // a live source runs for --duration (default 30s)
+    // A live source runs for --duration (default 30s); an audit log not followed is history,
+    // read to its end.
+    const bool history = spec->kind == SourceSpec::Kind::Scenario ||
+                         (spec->kind == SourceSpec::Kind::AuditLog && !spec->follow);
+    if (!history && !spec->duration)
+        spec->duration = seconds(30);
     SessionOutputs outputs;
     outputs.capturePath = parser.value(out);
     outputs.anomaliesPath = parser.value(anomalies);

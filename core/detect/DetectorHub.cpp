@@ -181,6 +181,10 @@ void DetectorHub::watchProgress(WatcherId w, TimeUs now, ResourceVersion rv,
     d->timeTravel.onProgress(w, now, rv);
 }
 
+void DetectorHub::requestedRv(WatcherId w, TimeUs now, ResourceVersion rv, bool list) {
+    d->timeTravel.onRequested(w, now, rv, list);
+}
+
 void DetectorHub::watchError(WatcherId w, TimeUs now, const ObservedStatus& status) {
     d->initialEvents.poll(w, now);
     d->ctx.noteCompactRevision(status.compactRevision);

@@ -59,6 +59,8 @@ public:
     // A bookmark / etcd progress notification at rv. initialEventsEnd: the bookmark carries the
     // k8s.io/initial-events-end annotation.
     void watchProgress(WatcherId w, TimeUs now, ResourceVersion rv, bool initialEventsEnd);
+    // The RV a list or watch asked for, as an audit log shows it (0: RV "" or "0").
+    void requestedRv(WatcherId w, TimeUs now, ResourceVersion rv, bool list);
     // An ERROR event on a watch, or an etcd cancel with compact_revision.
     void watchError(WatcherId w, TimeUs now, const ObservedStatus& status);
     void watchClosed(WatcherId w, TimeUs now, WatchCloseReason reason);

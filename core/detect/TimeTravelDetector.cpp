@@ -65,6 +65,24 @@ void TimeTravelDetector::onProgress(WatcherId w, TimeUs now, ResourceVersion rv)
         s.highest = rv;
 }
 
+void TimeTravelDetector::onRequested(WatcherId w, TimeUs now, ResourceVersion rv, bool list) {
+    State& s = m_state[static_cast<size_t>(w)];
+    if (rv <= 0)
+        return;
+    if (rv < s.requested) {
+        Anomaly a = m_ctx.make(w, now, AnomalyKind::RevisionRegression, Severity::Error);
+        a.rv = rv;
+        a.message = QStringLiteral("time travel: %1 asked for RV %2, below RV %3 this client asked "
+                                   "for before (%4 revisions back)")
+                        .arg(list ? QStringLiteral("list") : QStringLiteral("watch"))
+                        .arg(rv)
+                        .arg(s.requested)
+                        .arg(s.requested - rv);
+        m_ctx.raise(a);
+    }
+    s.requested = rv; // where the client is now, back or forward
+}
+
 void TimeTravelDetector::raise(WatcherId w, TimeUs now, ResourceVersion rv, ResourceVersion highest,
                                const QString& what, KeyId key) {
     Anomaly a = m_ctx.make(w, now, AnomalyKind::RevisionRegression, Severity::Error);

@@ -23,6 +23,11 @@ public:
     void onWatchOpened(WatcherId w, const WatchRequest& request);
     void onResponse(WatcherId w, TimeUs now, std::span<const ObservedEvent> events);
     void onProgress(WatcherId w, TimeUs now, ResourceVersion rv);
+    // What an audit log shows instead of what was received: the RV a client asked for. Asking
+    // below an RV it asked for before means its view went back (it was served an older state,
+    // e.g. by a lagging apiserver after moving there). RV ""/"0" (rv 0) ask for no particular
+    // state and are not compared. Requests come in the order they arrived.
+    void onRequested(WatcherId w, TimeUs now, ResourceVersion rv, bool list);
 
     // The highest RV the watcher has seen (lists, events, bookmarks): its progress marker.
     ResourceVersion highest(WatcherId w) const { return m_state[static_cast<size_t>(w)].highest; }
@@ -37,6 +42,7 @@ private:
         ResourceVersion streamProgress = 0; // highest bookmark on the current stream
         bool liveSeen = false;              // the current stream delivered a live event
         bool reported = false;              // the current stream was already reported
+        ResourceVersion requested = 0;      // the RV of its last request that named one
     };
 
     Q_DECL_COLD_FUNCTION void raise(WatcherId w, TimeUs now, ResourceVersion rv,

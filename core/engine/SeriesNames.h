@@ -35,8 +35,9 @@ inline QString watcherLagSeconds(const QString& watcher) {
     return QStringLiteral("watcher_lag_seconds:") + watcher;
 }
 
-// The apiserver side of lists and watches (SPEC §3): per resource, cumulative requests and the
-// lists in flight with the bytes they hold; per apiserver its memory; per client the RV asked.
+// The apiserver side of lists and watches (SPEC §3; simulated, served, audit logs): per resource,
+// cumulative requests and the lists in flight with the bytes they hold; per apiserver its memory;
+// per client the RV asked.
 inline QString requestsList() {
     return QStringLiteral("requests_list");
 }

@@ -101,6 +101,9 @@ QString Session::captureRefusal() const {
         if (s->kind() == QLatin1String("capture"))
             return QStringLiteral("this session replays a capture: it is a capture already "
                                   "(copy the file instead)");
+        if (s->kind() == QLatin1String("audit"))
+            return QStringLiteral("this session reads audit logs: they are its record already "
+                                  "(copy the files instead)");
         if (s->replayInfo().isEmpty())
             return QStringLiteral("capturing a %1 source is not available yet").arg(s->kind());
     }

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ApiRequest.h"
+#include "kube/ApiRequest.h"
 #include "DiscoveryDocuments.h"
 #include "ResponseSink.h"
 #include "ServeOptions.h"

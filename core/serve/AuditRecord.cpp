@@ -1,6 +1,6 @@
 #include "AuditRecord.h"
 
-#include "ApiRequest.h"
+#include "kube/ApiRequest.h"
 
 namespace ws {
 

@@ -1,5 +1,6 @@
 #include "SourceFactory.h"
 
+#include "sources/audit/AuditSource.h"
 #include "sources/capture/CaptureReplay.h"
 #include "sources/cluster/ClusterSource.h"
 #include "sources/etcd/EtcdSource.h"
@@ -25,10 +26,9 @@ std::vector<std::unique_ptr<Source>> SourceFactory::create(const SourceSpec& spe
             sources.push_back(std::move(replay));
         return sources;
     case SourceSpec::Kind::AuditLog:
-        break;
+        sources.push_back(std::make_unique<AuditSource>(spec));
+        return sources;
     }
-    *error = QStringLiteral("the %1 source is not available in this build yet")
-                 .arg(SourceSpec::kindName(spec.kind));
     return sources;
 }
 

@@ -18,13 +18,16 @@
 #    dependencies of qt6-base-dev, so find_package(Qt6 Widgets) works without naming them;
 #    libgl-dev is named anyway because Qt6Gui's WrapOpenGL lookup is REQUIRED.
 #  * qt6-svg-dev: Qt SVG (QSvgGenerator), for exporting a chart as SVG from the window.
+#  * zlib1g-dev: zlib, for the audit-log source's rotated `.gz` files (kube-apiserver's
+#    lumberjack compresses backups with gzip). Usually present already (libssl-dev and
+#    libgrpc++-dev pull it in), named because the audit source links it directly.
 # ---------------------------------------------------------------------------------------------
 # shellcheck disable=SC2034  # used by the scripts that source this file
 WS_BUILD_PACKAGES=(
     build-essential cmake ninja-build ccache pkg-config git
     qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
     libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
-    libsimdjson-dev libyaml-cpp-dev libzstd-dev libbenchmark-dev libboost-dev libssl-dev
+    libsimdjson-dev libyaml-cpp-dev libzstd-dev zlib1g-dev libbenchmark-dev libboost-dev libssl-dev
     clang-format
 )
 

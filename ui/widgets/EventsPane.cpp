@@ -40,6 +40,10 @@ QString noteFor(Session* session) {
     if (kinds.contains(QLatin1String("cluster")))
         note += u' ' + QObject::tr("Cluster: every event each informer's watch received "
                                    "(bookmarks are not listed).");
+    if (kinds.contains(QLatin1String("audit")))
+        note += u' ' + QObject::tr("Audit log: it holds requests, not the events they "
+                                   "returned, so nothing is listed here; the Watchers tab "
+                                   "shows each client's lists and watches.");
     return note;
 }
 
