@@ -281,6 +281,8 @@ bool ApiServer::listRoutedToEtcd(const Cacher* c, const ListQuery& q) const {
         return !consistentReads;
     }
     return false;
+}
+
 std::function<void(ApiServer::ListResult)>
 ApiServer::accounted(const ListOptions& options, std::function<void(ListResult)> done) {
     m_pressure.countList(options.resource);
