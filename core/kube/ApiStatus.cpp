@@ -127,6 +127,14 @@ ApiStatus ApiStatus::tooLarge(const ServerProfile& profile, ResourceVersion requ
     return s;
 }
 
+ApiStatus ApiStatus::tooLargeFromEtcd(const ServerProfile& profile, ResourceVersion requested,
+                                      ResourceVersion current) {
+    ApiStatus s = tooLarge(profile, requested, current);
+    if (profile.minor >= 19)
+        s.retryAfterSeconds = 0;
+    return s;
+}
+
 ApiStatus ApiStatus::prevKvNil(const QString& key, ResourceVersion modRevision, bool isDelete) {
     ApiStatus s;
     s.code = 500;

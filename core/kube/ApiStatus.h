@@ -39,6 +39,11 @@ struct ApiStatus {
     static ApiStatus tooOldFromEtcd(const ServerProfile& profile);
     static ApiStatus tooLarge(const ServerProfile& profile, ResourceVersion requested,
                               ResourceVersion current);
+    // The etcd path's 504 (1.19+, etcd3/store.go validateMinimumResourceVersion ->
+    // storage.NewTooLargeResourceVersionError(rv, current, 0)): the same body, but without
+    // retryAfterSeconds, so no Retry-After header either.
+    static ApiStatus tooLargeFromEtcd(const ServerProfile& profile, ResourceVersion requested,
+                                      ResourceVersion current);
     static ApiStatus prevKvNil(const QString& key, ResourceVersion modRevision, bool isDelete);
     static ApiStatus connectionRefused(const QString& server);
     // A load balancer in front of a dead apiserver accepts the connection and drops it: the

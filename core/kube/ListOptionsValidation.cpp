@@ -129,4 +129,15 @@ std::optional<ApiStatus> invalidWatchOptions(const ServerProfile& profile,
     return invalid(errs);
 }
 
+WatchQuery defaultWatchQuery(const ServerProfile& profile, WatchQuery query) {
+    const bool legacy =
+        query.resourceVersion.isEmpty() || query.resourceVersion == QLatin1String("0");
+    if (profile.servesWatchList() && legacy && !query.sendInitialEvents &&
+        query.resourceVersionMatch.isEmpty()) {
+        query.sendInitialEvents = true;
+        query.resourceVersionMatch = kNotOlderThan;
+    }
+    return query;
+}
+
 } // namespace ws

@@ -34,4 +34,10 @@ struct WatchQuery {
 //   sendInitialEvents.
 std::optional<ApiStatus> invalidWatchOptions(const ServerProfile& profile, const WatchQuery& query);
 
+// The handlers' defaulting before that validation (meta/internalversion SetListOptionsDefaults,
+// PR #115402, 1.27+): with the WatchList gate on, a watch at resourceVersion "" or "0" that names
+// neither sendInitialEvents nor resourceVersionMatch is served as a watch-list
+// (sendInitialEvents=true, resourceVersionMatch=NotOlderThan). With the gate off, unchanged.
+WatchQuery defaultWatchQuery(const ServerProfile& profile, WatchQuery query);
+
 } // namespace ws

@@ -38,6 +38,8 @@ std::optional<ServerProfile> ServerProfile::fromVersion(const QString& version, 
     p.btreeWatchCache = p.minor >= 32;
     p.listFromCacheSnapshot = p.minor >= 34;
     p.detectCacheInconsistency = p.minor >= 34;
+    p.streamingCollectionEncodingToJson = p.minor >= 33;
+    p.streamingCollectionEncodingToProtobuf = p.minor >= 33;
     return p;
 }
 

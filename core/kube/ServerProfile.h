@@ -33,6 +33,14 @@ struct ServerProfile {
     bool btreeWatchCache = false;          // B-tree store, snapshots per RV (beta 1.32, GA 1.33)
     bool listFromCacheSnapshot = false;    // Exact/continue lists from snapshots (beta on 1.34)
     bool detectCacheInconsistency = false; // digest check against etcd (beta on 1.34)
+    // Gates StreamingCollectionEncodingToJSON / ToProtobuf (beta on 1.33, GA locked 1.34,
+    // KEP-5116): a list response is encoded item by item instead of in one buffer. The bytes on
+    // the wire are the same; only the apiserver's memory for large lists changes.
+    bool streamingCollectionEncodingToJson = false;
+    bool streamingCollectionEncodingToProtobuf = false;
+    bool streamingListEncoding(bool protobuf) const {
+        return protobuf ? streamingCollectionEncodingToProtobuf : streamingCollectionEncodingToJson;
+    }
     // A watch with sendInitialEvents=true gets its initial events and the initial-events-end
     // bookmark: the WatchList gate exists from 1.27 (alpha, off, until 1.31; on 1.32; off 1.33;
     // on 1.34+). With it off the request is rejected with 422 (ListOptionsValidation.h).

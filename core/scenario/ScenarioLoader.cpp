@@ -157,10 +157,18 @@ Scenario parseScenario(const YAML::Node& root) {
         }
         if (YAML::Node gates = m.get("featureGates")) {
             MapReader g(gates, QStringLiteral("server.featureGates"));
-            for (const FeatureGate& gate : FeatureGates::all())
-                if (YAML::Node n = g.get(gate.name))
-                    s.server.featureGates.insert(QLatin1String(gate.name),
-                                                 boolean(n, QLatin1String(gate.name)));
+            // Only what kube-apiserver of that version accepts (a bad version is reported later).
+            const auto profile = ServerProfile::fromVersion(s.server.version, nullptr);
+            for (const FeatureGate& gate : FeatureGates::all()) {
+                if (YAML::Node n = g.get(gate.name)) {
+                    const bool on = boolean(n, QLatin1String(gate.name));
+                    if (profile)
+                        if (auto why =
+                                FeatureGates::rejection(*profile, QLatin1String(gate.name), on))
+                            fail(n, QStringLiteral("server.featureGates: ") + *why);
+                    s.server.featureGates.insert(QLatin1String(gate.name), on);
+                }
+            }
             g.finish();
         }
         m.finish();

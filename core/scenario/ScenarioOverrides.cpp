@@ -6,6 +6,8 @@ namespace ws {
 
 namespace {
 
+// A gate the scenario's (final) kube-apiserver version does not accept is an error, as it is
+// for kube-apiserver itself; a bad version is reported when the simulation is built.
 bool applyFeatureGate(ServerSpec& server, const QString& gate, QString* error) {
     QString name, why;
     bool on = false;
@@ -13,6 +15,11 @@ bool applyFeatureGate(ServerSpec& server, const QString& gate, QString* error) {
         *error = QStringLiteral("--feature-gates: ") + why;
         return false;
     }
+    if (const auto profile = ServerProfile::fromVersion(server.version, nullptr))
+        if (auto rejected = FeatureGates::rejection(*profile, name, on)) {
+            *error = QStringLiteral("--feature-gates: ") + *rejected;
+            return false;
+        }
     server.featureGates.insert(name, on);
     return true;
 }

@@ -358,6 +358,9 @@ void ApiHandler::watch(const ApiRequest& api, int resource,
     }
     const ServerProfile& p = m_cluster.profile();
     o.sendInitialEvents = p.servesWatchList() && api.sendInitialEvents.value_or(false);
+    // Named by the request: exempt from the watch-list defaulting of a plain RV ""/"0" watch.
+    o.explicitInitialEvents =
+        api.sendInitialEvents.has_value() || !api.resourceVersionMatch.isEmpty();
     o.allowBookmarks = api.allowWatchBookmarks;
     o.selectorGroup = fields->selectorGroup;
     o.nameSelector = !fields->name.isEmpty(); // pins the configmap/secret/node trigger index

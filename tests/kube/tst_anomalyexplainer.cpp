@@ -824,7 +824,7 @@ private slots:
                                            << "3.4.23"
                                            << "";
         QTest::newRow("separate-cache-rpc") << "separate-cache-rpc"
-                                            << "1.27.0"
+                                            << "1.28.8"
                                             << "3.4.23"
                                             << "current";
     }

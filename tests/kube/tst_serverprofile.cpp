@@ -55,6 +55,10 @@ private slots:
         row("DetectCacheInconsistency beta on 1.34", "DetectCacheInconsistency", "1.33", "1.34");
         row("WatchFromStorageWithoutResourceVersion never on by default",
             "WatchFromStorageWithoutResourceVersion", "1.27.13", "");
+        row("StreamingCollectionEncodingToJSON beta on 1.33", "StreamingCollectionEncodingToJSON",
+            "1.32", "1.33");
+        row("StreamingCollectionEncodingToProtobuf beta on 1.33",
+            "StreamingCollectionEncodingToProtobuf", "1.32", "1.33");
     }
     void gateDefaults() {
         QFETCH(QString, gate);
@@ -111,15 +115,114 @@ private slots:
         }
     }
 
-    // 1.27.13+ keep the etcd path for RV="" watches only behind the gate; 1.36 removed it.
+    // 1.27.13+ keep the etcd path for RV="" watches only behind the gate (locked off from 1.33,
+    // so only 1.27.13-1.32 can turn it on); 1.36 removed it.
     void watchFromStorageWithoutResourceVersion() {
         QVERIFY(profile("1.27.12").watchWithoutRvFromEtcd());
         QVERIFY(!profile("1.27.13").watchWithoutRvFromEtcd());
-        for (const char* v : {"1.27.13", "1.30", "1.35", "1.36"}) {
+        for (const char* v : {"1.27.13", "1.30", "1.32", "1.35", "1.36"}) {
             ServerProfile p = profile(v);
             FeatureGates::apply(p,
                                 {{QStringLiteral("WatchFromStorageWithoutResourceVersion"), true}});
             QCOMPARE(p.watchWithoutRvFromEtcd(), QLatin1String(v) != QLatin1String("1.36"));
+        }
+    }
+
+    // What kube-apiserver of a release says to --feature-gates G=v (featuregate.Set): a gate it
+    // does not have is "unrecognized" (backports exist from their patch release only), a gate
+    // locked to its default (GA, or deprecated and locked) cannot be set against it.
+    void gateAcceptedPerRelease_data() {
+        QTest::addColumn<QString>("version");
+        QTest::addColumn<QString>("spec");
+        QTest::addColumn<QString>("error"); // "" when accepted
+        const auto row = [](const char* version, const char* spec, const char* error) {
+            QTest::newRow(qPrintable(
+                QStringLiteral("%1 %2").arg(QLatin1String(version), QLatin1String(spec))))
+                << QString::fromLatin1(version) << QString::fromLatin1(spec)
+                << QString::fromLatin1(error);
+        };
+        const char* sep = "unrecognized feature gate: SeparateCacheWatchRPC (kube-apiserver %1 "
+                          "does not have it; it exists in 1.28.8+, 1.29.3+, 1.30-1.36)";
+        row("1.27.0", "SeparateCacheWatchRPC=true", sep);
+        row("1.28.7", "SeparateCacheWatchRPC=true", sep);
+        row("1.28.8", "SeparateCacheWatchRPC=false", "");
+        row("1.29.2", "SeparateCacheWatchRPC=true", sep);
+        row("1.29.3", "SeparateCacheWatchRPC=false", "");
+        row("1.30", "SeparateCacheWatchRPC=false", "");
+        row("1.33", "SeparateCacheWatchRPC=true", "");
+        const char* wfs = "unrecognized feature gate: WatchFromStorageWithoutResourceVersion "
+                          "(kube-apiserver %1 does not have it; it exists in 1.27.13+, 1.28.9+, "
+                          "1.29.4+, 1.30-1.35)";
+        row("1.27.12", "WatchFromStorageWithoutResourceVersion=true", wfs);
+        row("1.27.13", "WatchFromStorageWithoutResourceVersion=true", "");
+        row("1.28.8", "WatchFromStorageWithoutResourceVersion=true", wfs);
+        row("1.28.9", "WatchFromStorageWithoutResourceVersion=true", "");
+        row("1.29.4", "WatchFromStorageWithoutResourceVersion=true", "");
+        row("1.32", "WatchFromStorageWithoutResourceVersion=true", "");
+        row("1.33", "WatchFromStorageWithoutResourceVersion=true",
+            "cannot set feature gate WatchFromStorageWithoutResourceVersion to true, feature is "
+            "locked to false (kube-apiserver %1)");
+        row("1.35", "WatchFromStorageWithoutResourceVersion=false", "");
+        row("1.36", "WatchFromStorageWithoutResourceVersion=true", wfs);
+        row("1.26", "WatchList=true",
+            "unrecognized feature gate: WatchList (kube-apiserver %1 does not have it; it exists "
+            "in 1.27-1.36)");
+        row("1.27", "WatchList=true", "");
+        row("1.33", "ConsistentListFromCache=false", "");
+        row("1.34", "ConsistentListFromCache=false",
+            "cannot set feature gate ConsistentListFromCache to false, feature is locked to true "
+            "(kube-apiserver %1)");
+        row("1.34", "ConsistentListFromCache=true", "");
+        row("1.33", "ResilientWatchCacheInitialization=false", "");
+        row("1.34", "ResilientWatchCacheInitialization=false",
+            "cannot set feature gate ResilientWatchCacheInitialization to false, feature is "
+            "locked to true (kube-apiserver %1)");
+        row("1.32", "BtreeWatchCache=false", "");
+        row("1.33", "BtreeWatchCache=false",
+            "cannot set feature gate BtreeWatchCache to false, feature is locked to true "
+            "(kube-apiserver %1)");
+        row("1.33", "StreamingCollectionEncodingToJSON=false", "");
+        row("1.34", "StreamingCollectionEncodingToProtobuf=false",
+            "cannot set feature gate StreamingCollectionEncodingToProtobuf to false, feature is "
+            "locked to true (kube-apiserver %1)");
+        row("1.32", "StreamingCollectionEncodingToJSON=true",
+            "unrecognized feature gate: StreamingCollectionEncodingToJSON (kube-apiserver %1 "
+            "does not have it; it exists in 1.33-1.36)");
+        row("1.33", "DetectCacheInconsistency=true",
+            "unrecognized feature gate: DetectCacheInconsistency (kube-apiserver %1 does not "
+            "have it; it exists in 1.34-1.36)");
+    }
+    void gateAcceptedPerRelease() {
+        QFETCH(QString, version);
+        QFETCH(QString, spec);
+        QFETCH(QString, error);
+        QString name, why;
+        bool value = false;
+        QVERIFY2(FeatureGates::parse(spec, &name, &value, &why), qPrintable(why));
+        const auto rejected = FeatureGates::rejection(profile(qPrintable(version)), name, value);
+        QCOMPARE(rejected.value_or(QString()), error.isEmpty() ? QString() : error.arg(version));
+    }
+
+    // Streaming list encoding (KEP-5116) changes only the apiserver's memory: a flag for the
+    // memory model, on from 1.33 (beta, default on) and locked on from 1.34.
+    void streamingListEncoding_data() {
+        QTest::addColumn<QString>("version");
+        QTest::addColumn<bool>("on");
+        QTest::newRow("1.32") << "1.32" << false;
+        QTest::newRow("1.33") << "1.33" << true;
+        QTest::newRow("1.34") << "1.34" << true;
+        QTest::newRow("1.36") << "1.36" << true;
+    }
+    void streamingListEncoding() {
+        QFETCH(QString, version);
+        QFETCH(bool, on);
+        ServerProfile p = profile(qPrintable(version));
+        QCOMPARE(p.streamingListEncoding(false), on);
+        QCOMPARE(p.streamingListEncoding(true), on);
+        if (on) { // 1.33 may turn one encoder off
+            FeatureGates::apply(p, {{QStringLiteral("StreamingCollectionEncodingToJSON"), false}});
+            QVERIFY(!p.streamingListEncoding(false));
+            QVERIFY(p.streamingListEncoding(true));
         }
     }
 

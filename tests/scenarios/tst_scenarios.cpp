@@ -197,11 +197,13 @@ private slots:
             << ""
             << "" << none << "3.5.13" << QStringList{"stale-object", "cache-inconsistent"}
             << QStringList{"prevkv-nil"};
-        QTest::newRow("cache-inconsistency-detected: the RV=\"\" watches back on the cache")
+        // The cacher back on a stream of its own: the exporters' events watches no longer
+        // starve it (they may still lose events themselves: prevkv-nil stays possible).
+        QTest::newRow("cache-inconsistency-detected: SeparateCacheWatchRPC on")
             << "cache-inconsistency-detected"
             << ""
-            << "" << QStringList{"WatchFromStorageWithoutResourceVersion=false"} << ""
-            << QStringList{"prevkv-nil", "stale-object", "cache-inconsistent"} << none;
+            << "" << QStringList{"SeparateCacheWatchRPC=true"} << ""
+            << QStringList{"stale-object", "cache-inconsistent"} << none;
         // Not a fix: on 1.33 (no checker) the pod is lost just the same, and nobody reports it.
         QTest::newRow("cache-inconsistency-detected: 1.33 has no checker")
             << "cache-inconsistency-detected"
@@ -303,13 +305,15 @@ private slots:
         }
     }
 
-    // Edit the profile to the fixed version: the anomaly goes away; back: it returns.
+    // Edit the profile to the fixed version: the anomaly goes away; back: it returns. 1.28.7
+    // has no SeparateCacheWatchRPC, 1.28.8 has it on (both still serve RV="" from etcd).
     void separateCacheWatchRpcFlipsStaleObject() {
         Scenario s = load(QStringLiteral("cacher-retry-stale-object"));
         QVERIFY(!s.server.featureGates.contains(QStringLiteral("SeparateCacheWatchRPC")));
+        s.server.version = QStringLiteral("1.28.7");
         const AnomalyList off = runScenario(s, s.seed);
         QVERIFY2(kinds(off).contains(QStringLiteral("stale-object")), qPrintable(summary(off)));
-        s.server.featureGates.insert(QStringLiteral("SeparateCacheWatchRPC"), true);
+        s.server.version = QStringLiteral("1.28.8");
         const AnomalyList on = runScenario(s, s.seed);
         QVERIFY2(!kinds(on).contains(QStringLiteral("stale-object")), qPrintable(summary(on)));
 
@@ -638,6 +642,18 @@ private slots:
         QTest::newRow("apiserver the cluster does not have")
             << QByteArray("    clientGo: \"0.22\"\n")
             << QByteArray("    clientGo: \"0.22\"\n    apiserver: 1\n") << "out of range [0, 0]";
+        // What kube-apiserver of the file's version refuses to start with.
+        QTest::newRow("gate the version does not have")
+            << QByteArray("  version: \"1.30\"\n")
+            << QByteArray("  version: \"1.30\"\n  featureGates:\n    DetectCacheInconsistency: "
+                          "true\n")
+            << "unrecognized feature gate: DetectCacheInconsistency (kube-apiserver 1.30";
+        QTest::newRow("locked gate")
+            << QByteArray("  version: \"1.30\"\n")
+            << QByteArray("  version: \"1.34\"\n  featureGates:\n    ConsistentListFromCache: "
+                          "false\n")
+            << "cannot set feature gate ConsistentListFromCache to false, feature is locked to "
+               "true (kube-apiserver 1.34)";
         QTest::newRow("broken YAML") << QByteArray("server:\n") << QByteArray("server: [\n") << "";
     }
     void badFileIsRejected() {

@@ -370,6 +370,26 @@ private slots:
         QTest::newRow("--feature-gates Bogus=true")
             << listen + QStringList{QStringLiteral("--feature-gates"), QStringLiteral("Bogus=true")}
             << QStringLiteral("--feature-gates: unknown gate 'Bogus'");
+        // kube-apiserver's own refusals: a gate its release does not have, a locked one.
+        QTest::newRow("--feature-gates SeparateCacheWatchRPC on 1.28.5")
+            << listen + QStringList{QStringLiteral("--server-version"), QStringLiteral("1.28.5"),
+                                    QStringLiteral("--feature-gates"),
+                                    QStringLiteral("SeparateCacheWatchRPC=true")}
+            << QStringLiteral("--feature-gates: unrecognized feature gate: SeparateCacheWatchRPC "
+                              "(kube-apiserver 1.28.5 does not have it; it exists in 1.28.8+, "
+                              "1.29.3+, 1.30-1.36)");
+        QTest::newRow("--feature-gates WatchFromStorageWithoutResourceVersion on 1.36")
+            << listen + QStringList{QStringLiteral("--server-version"), QStringLiteral("1.36"),
+                                    QStringLiteral("--feature-gates"),
+                                    QStringLiteral("WatchFromStorageWithoutResourceVersion=true")}
+            << QStringLiteral("--feature-gates: unrecognized feature gate: "
+                              "WatchFromStorageWithoutResourceVersion (kube-apiserver 1.36");
+        QTest::newRow("--feature-gates locked on 1.34")
+            << listen + QStringList{QStringLiteral("--server-version"), QStringLiteral("1.34"),
+                                    QStringLiteral("--feature-gates"),
+                                    QStringLiteral("ConsistentListFromCache=false")}
+            << QStringLiteral("--feature-gates: cannot set feature gate ConsistentListFromCache "
+                              "to false, feature is locked to true (kube-apiserver 1.34)");
         QTest::newRow("unknown option") << listen + QStringList{QStringLiteral("--no-such-option")}
                                         << QStringLiteral("serve: Unknown option 'no-such-option'");
     }

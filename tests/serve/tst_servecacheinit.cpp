@@ -82,13 +82,16 @@ private:
     }
 
     // A served cluster at `version` and `speed`, once its apiserver is back from the restart.
+    // `gates`: a --feature-gates value, or empty.
     bool startRestarted(ServeProcess& serve, const QString& version, double speed,
-                        QString* kubeconfig) {
+                        QString* kubeconfig, const QString& gates = {}) {
         QString error;
-        if (!serve.start({QStringLiteral("--scenario"), m_scenario,
-                          QStringLiteral("--server-version"), version, QStringLiteral("--speed"),
-                          QString::number(speed)},
-                         &error)) {
+        QStringList args{QStringLiteral("--scenario"),       m_scenario,
+                         QStringLiteral("--server-version"), version,
+                         QStringLiteral("--speed"),          QString::number(speed)};
+        if (!gates.isEmpty())
+            args << QStringLiteral("--feature-gates") << gates;
+        if (!serve.start(args, &error)) {
             qWarning("%s", qPrintable(error));
             return false;
         }
@@ -183,11 +186,21 @@ private slots:
     }
 
     // 1.30: the watch waits for the cache until its own timeout, then 503 (no Retry-After, so
-    // kubectl does not retry); 1.26 would wait for the cache with no deadline at all.
+    // kubectl does not retry); 1.26 would wait for the cache with no deadline at all. 1.31 with
+    // ResilientWatchCacheInitialization turned off does the same as 1.30.
+    void watchBlocksThen503_data() {
+        QTest::addColumn<QString>("version");
+        QTest::addColumn<QString>("gates");
+        QTest::newRow("1.30") << QStringLiteral("1.30") << QString();
+        QTest::newRow("1.31, ResilientWatchCacheInitialization=false")
+            << QStringLiteral("1.31") << QStringLiteral("ResilientWatchCacheInitialization=false");
+    }
     void watchBlocksThen503() {
+        QFETCH(QString, version);
+        QFETCH(QString, gates);
         ServeProcess serve;
         QString kc;
-        QVERIFY(startRestarted(serve, QStringLiteral("1.30"), 1, &kc));
+        QVERIFY(startRestarted(serve, version, 1, &kc, gates));
         QElapsedTimer t;
         t.start();
         const Run r =
@@ -230,15 +243,20 @@ private slots:
     void readyzWaitsForCaches_data() {
         QTest::addColumn<QString>("version");
         QTest::addColumn<bool>("ready");
-        QTest::newRow("1.34") << QStringLiteral("1.34") << true;
-        QTest::newRow("1.36") << QStringLiteral("1.36") << false;
+        QTest::addColumn<QString>("gates");
+        QTest::newRow("1.34") << QStringLiteral("1.34") << true << QString();
+        QTest::newRow("1.36") << QStringLiteral("1.36") << false << QString();
+        QTest::newRow("1.34, WatchCacheInitializationPostStartHook=true")
+            << QStringLiteral("1.34") << false
+            << QStringLiteral("WatchCacheInitializationPostStartHook=true");
     }
     void readyzWaitsForCaches() {
         QFETCH(QString, version);
         QFETCH(bool, ready);
+        QFETCH(QString, gates);
         ServeProcess serve;
         QString kc;
-        QVERIFY(startRestarted(serve, version, 1, &kc));
+        QVERIFY(startRestarted(serve, version, 1, &kc, gates));
         const Run r = kubectl(
             kc, {QStringLiteral("get"), QStringLiteral("--raw"), QStringLiteral("/readyz")});
         QCOMPARE(r.exitCode == 0, ready);

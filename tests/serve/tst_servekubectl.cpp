@@ -251,6 +251,137 @@ private slots:
                                 "feature gate is enabled"));
     }
 
+    // --feature-gates on serve: each gate family changes what a client sees. WatchList: a
+    // watch-list gets 422 with the gate off and the initial-events-end bookmark with it on, and
+    // with it on even a plain watch without resourceVersion ends its initial ADDEDs with that
+    // bookmark (SetListOptionsDefaults). WatchFromStorageWithoutResourceVersion (1.27.13):
+    // the RV="" watch is served by etcd, which sends an ADDED per object too but no bookmark;
+    // from the cache the pre-deadline bookmark comes 2 s before timeoutSeconds.
+    void featureGateFamilies_data() {
+        QTest::addColumn<QString>("version");
+        QTest::addColumn<QString>("gates");
+        QTest::addColumn<QString>("query");
+        QTest::addColumn<QString>("expect"); // "422", "end-bookmark", "bookmark", "no-bookmark"
+        const QString watchList =
+            QStringLiteral("watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&"
+                           "allowWatchBookmarks=true&timeoutSeconds=3");
+        const QString plain = QStringLiteral("watch=1&allowWatchBookmarks=true&timeoutSeconds=4");
+        QTest::newRow("1.33 watch-list: 422") << "1.33"
+                                              << "" << watchList << "422";
+        QTest::newRow("1.33 WatchList=true watch-list: served")
+            << "1.33"
+            << "WatchList=true" << watchList << "end-bookmark";
+        QTest::newRow("1.34 watch-list: served") << "1.34"
+                                                 << "" << watchList << "end-bookmark";
+        QTest::newRow("1.34 WatchList=false watch-list: 422")
+            << "1.34"
+            << "WatchList=false" << watchList << "422";
+        QTest::newRow("1.33 plain RV=\"\" watch: no end bookmark") << "1.33"
+                                                                   << "" << plain << "bookmark";
+        QTest::newRow("1.34 plain RV=\"\" watch: defaulted to a watch-list")
+            << "1.34"
+            << "" << plain << "end-bookmark";
+        QTest::newRow("1.27.13 RV=\"\" from the cache") << "1.27.13"
+                                                        << "" << plain << "bookmark";
+        QTest::newRow("1.27.13 WatchFromStorageWithoutResourceVersion: from etcd")
+            << "1.27.13"
+            << "WatchFromStorageWithoutResourceVersion=true" << plain << "no-bookmark";
+        QTest::newRow("1.27.12 RV=\"\" from etcd") << "1.27.12"
+                                                   << "" << plain << "no-bookmark";
+    }
+    void featureGateFamilies() {
+        QFETCH(QString, version);
+        QFETCH(QString, gates);
+        QFETCH(QString, query);
+        QFETCH(QString, expect);
+        ServeProcess serve;
+        QStringList args{QStringLiteral("--scenario"), QStringLiteral("healthy"),
+                         QStringLiteral("--server-version"), version};
+        if (!gates.isEmpty())
+            args << QStringLiteral("--feature-gates") << gates;
+        QString error;
+        QVERIFY2(serve.start(args, &error), qPrintable(error));
+        const QString kc = writeKubeconfig(QStringLiteral("gates.kubeconfig"), serve.url());
+        const Run r = kubectl(kc, {QStringLiteral("get"), QStringLiteral("--raw"),
+                                   QStringLiteral("/api/v1/configmaps?") + query});
+        if (expect == QLatin1String("422")) {
+            QVERIFY2(r.exitCode != 0, qPrintable(r.out.left(300)));
+            QVERIFY2(r.err.contains(QLatin1String("sendInitialEvents is forbidden for watch "
+                                                  "unless the WatchList feature gate is enabled")),
+                     qPrintable(r.err));
+            return;
+        }
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QStringList lines = r.out.trimmed().split(u'\n');
+        int added = 0, bookmarks = 0, ends = 0;
+        for (const QString& line : lines) {
+            added += line.startsWith(QLatin1String("{\"type\":\"ADDED\""));
+            if (line.startsWith(QLatin1String("{\"type\":\"BOOKMARK\""))) {
+                ++bookmarks;
+                ends += line.contains(QLatin1String("\"k8s.io/initial-events-end\":\"true\""));
+            }
+        }
+        QVERIFY2(added >= 300, qPrintable(r.out.left(300))); // an ADDED per configmap first
+        QCOMPARE(ends, expect == QLatin1String("end-bookmark") ? 1 : 0);
+        if (expect == QLatin1String("no-bookmark"))
+            QCOMPARE(bookmarks, 0);
+        else
+            QVERIFY2(bookmarks >= 1, qPrintable(r.out.right(300)));
+    }
+
+    // serve's /metrics: apiserver_terminated_watchers_total counts the dispatcher's cut-off of a
+    // slow watcher (slow-watcher-terminated), not the watchers a cacher re-initialization closes
+    // (compaction-prevkv-nil: the 1.24 cacher relists after the PrevKv=nil error, a second
+    // initialization). Polled until the scenario has played its fault, at 10x speed.
+    void terminatedWatchersInMetrics_data() {
+        QTest::addColumn<QString>("scenario");
+        QTest::addColumn<QString>("resource");
+        QTest::addColumn<bool>("cutOff");
+        QTest::newRow("slow-watcher-terminated: counted") << "slow-watcher-terminated"
+                                                          << "configmaps" << true;
+        QTest::newRow("compaction-prevkv-nil: re-initialized, not counted")
+            << "compaction-prevkv-nil"
+            << "configmaps" << false;
+    }
+    void terminatedWatchersInMetrics() {
+        QFETCH(QString, scenario);
+        QFETCH(QString, resource);
+        QFETCH(bool, cutOff);
+        ServeProcess serve;
+        QString error;
+        QVERIFY2(serve.start({QStringLiteral("--scenario"), scenario, QStringLiteral("--speed"),
+                              QStringLiteral("10")},
+                             &error),
+                 qPrintable(error));
+        const QString kc = writeKubeconfig(QStringLiteral("metrics.kubeconfig"), serve.url());
+        auto sample = [&](const QString& text, const char* family) {
+            const QRegularExpression re(QStringLiteral("^%1\\{resource=\"%2\"\\} (\\d+)$")
+                                            .arg(QLatin1String(family), resource),
+                                        QRegularExpression::MultilineOption);
+            const auto m = re.match(text);
+            return m.hasMatch() ? m.captured(1).toInt() : -1;
+        };
+        QElapsedTimer t;
+        t.start();
+        int terminated = -1, initializations = -1;
+        while (t.elapsed() < 20000) { // 200 virtual seconds: past each scenario's fault
+            const Run r = kubectl(
+                kc, {QStringLiteral("get"), QStringLiteral("--raw"), QStringLiteral("/metrics")});
+            QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+            terminated = sample(r.out, "apiserver_terminated_watchers_total");
+            initializations = sample(r.out, "apiserver_watch_cache_initializations_total");
+            if (cutOff ? terminated >= 1 : initializations >= 2)
+                break;
+            QTest::qWait(250);
+        }
+        if (cutOff) {
+            QVERIFY2(terminated >= 1, qPrintable(QString::number(terminated)));
+        } else {
+            QVERIFY2(initializations >= 2, qPrintable(QString::number(initializations)));
+            QCOMPARE(terminated, 0);
+        }
+    }
+
     // kubectl retries a 504 that carries Retry-After ten times (client-go's default), so the
     // final answer comes after ~11 x 4 s: the three versions run side by side.
     void rawListTooLarge() {

@@ -3,6 +3,7 @@
 // A small cluster for tests: the real simulated etcd, detectors and one apiserver, driven tick by
 // tick on the virtual clock.
 #include "detect/DetectorHub.h"
+#include "kube/FeatureGates.h"
 #include "sources/sim/SimContext.h"
 #include "sources/sim/apiserver/ApiServer.h"
 #include "sources/sim/etcd/EtcdWatchHub.h"
@@ -19,9 +20,10 @@ struct SimHarness {
     // meanwhile, from the start).
     SimHarness(const QString& serverVersion, int objects, TimeUs cacherListDuration)
         : SimHarness(serverVersion, objects, QStringLiteral("configmaps"), cacherListDuration) {}
+    // gates: feature gates set on the profile as given (FeatureGates::apply, unchecked).
     explicit SimHarness(const QString& serverVersion, int objects = 10,
                         const QString& resourceName = QStringLiteral("configmaps"),
-                        TimeUs cacherListDuration = 0)
+                        TimeUs cacherListDuration = 0, const QMap<QString, bool>& gates = {})
         : etcd(keyspace), hub(keyspace.keys()), ctx{keyspace, etcd, hub, rng, 0, milliseconds(10)} {
         hub.setSink([this](const Anomaly& a) { anomalies.push_back(a); });
         resource = keyspace.addResource(resourceName);
@@ -32,6 +34,7 @@ struct SimHarness {
             etcd.put(0, k, std::string(300, 'v'));
         ApiServerConfig config;
         config.profile = *ServerProfile::fromVersion(serverVersion, nullptr);
+        FeatureGates::apply(config.profile, gates);
         config.cacherListDurations = {cacherListDuration};
         server = std::make_unique<ApiServer>(ctx, config, std::vector<int>{resource});
         server->start();

@@ -165,13 +165,10 @@ WhatIfDialog::WhatIfDialog(const SourceSpec& capture, QWidget* parent)
         box->addItem(tr("on"), QStringLiteral("true"));
         box->addItem(tr("off"), QStringLiteral("false"));
         box->setProperty("gate", name);
-        box->setToolTip(tr("Feature gate %1 of the apiservers (1.%2-1.%3): %4. keep: as the "
+        box->setToolTip(tr("Feature gate %1 of the apiservers (%2): %3. keep: as the "
                            "capture's scenario sets it, otherwise the default of the server "
                            "version")
-                            .arg(name)
-                            .arg(gate.firstMinor)
-                            .arg(gate.lastMinor)
-                            .arg(QLatin1String(gate.what)));
+                            .arg(name, FeatureGates::releases(gate), QLatin1String(gate.what)));
         auto* label = new QLabel(name + QLatin1Char(':'));
         label->setBuddy(box);
         const int row = static_cast<int>(m_gates.size()) / kGatesPerRow;

@@ -112,7 +112,7 @@ void ApiServer::listFromEtcd(const ListOptions& options,
     if (!options.rvEmpty && options.rv > m_ctx.etcd.currentRevision()) {
         // etcd: "required revision is a future revision"
         result.status =
-            ApiStatus::tooLarge(m_config.profile, options.rv, m_ctx.etcd.currentRevision());
+            ApiStatus::tooLargeFromEtcd(m_config.profile, options.rv, m_ctx.etcd.currentRevision());
         done(std::move(result));
         return;
     }
@@ -222,17 +222,18 @@ std::shared_ptr<ServerWatch> ApiServer::watch(const WatchOptions& options, ApiSt
     w->bookmarks = options.allowBookmarks;
     w->openedAt = m_ctx.now;
     w->deadline = m_ctx.now + options.timeout;
-    const bool watchList = options.sendInitialEvents && m_config.profile.servesWatchList();
-    if (options.rvEmpty && !watchList && m_config.profile.watchWithoutRvFromEtcd()) {
-        w->fromEtcd = true;
-        m_etcdWatches.push_back(
-            std::make_unique<EtcdBackedWatch>(m_ctx, m_config.profile, w, m_clientStream));
-        return w;
-    }
+    const bool watchList = m_config.profile.servesWatchList() &&
+                           (options.sendInitialEvents || defaultsToWatchList(options));
     Cacher* c = cacher(options.resource);
-    if (!c && m_config.profile.watchCacheSize(m_ctx.keyspace.resourceName(options.resource)) == 0) {
-        // No watch cache for the resource: the etcd3 store serves every watch, RV "0"/"" with
-        // the current state first (etcd3/watcher.go sync), RV=N from revision N+1.
+    const bool uncached =
+        !c && m_config.profile.watchCacheSize(m_ctx.keyspace.resourceName(options.resource)) == 0;
+    // The etcd3 store serves RV="" in 1.27.0-1.27.12 / 1.28.0-1.28.8 / 1.29.0-1.29.3 (and with
+    // WatchFromStorageWithoutResourceVersion; not a watch-list: cacher.go Watch / CacheDelegator
+    // check SendInitialEvents == nil), and every watch of a resource without a watch cache.
+    if (uncached || (options.rvEmpty && !watchList && m_config.profile.watchWithoutRvFromEtcd())) {
+        // "" and "0" parse to revision 0, and a watch from revision 0 first reads the whole
+        // resource and sends an ADDED per object (etcd3/watcher.go startWatching: initialRev == 0
+        // -> sync(), v1.16-v1.36), then streams from the revision of that read; RV=N from N+1.
         w->fromEtcd = true;
         const bool initialState = options.rvEmpty || options.rv == 0;
         m_etcdWatches.push_back(std::make_unique<EtcdBackedWatch>(
@@ -279,7 +280,9 @@ void ApiServer::serveWatch(Cacher& cache, const std::shared_ptr<ServerWatch>& w,
     if (watchList) {
         const ResourceVersion target = options.rvEmpty ? m_ctx.etcd.currentRevision() : options.rv;
         c->waitForResourceVersion(
-            target, [c, w] { c->addWatch(w, 0, true, true); },
+            // The initial-events-end bookmark only with allowWatchBookmarks
+            // (getBookmarkAfterResourceVersionLockedFunc returns 0 without it).
+            target, [c, w] { c->addWatch(w, 0, true, w->bookmarks); },
             [this, c, w, target](bool serverDown) {
                 if (serverDown)
                     w->close(WatchCloseReason::Broken);
@@ -291,6 +294,14 @@ void ApiServer::serveWatch(Cacher& cache, const std::shared_ptr<ServerWatch>& w,
     }
     const bool initialState = options.rvEmpty || options.rv == 0;
     c->addWatch(w, options.rv, initialState, false);
+}
+
+bool ApiServer::defaultsToWatchList(const WatchOptions& options) const {
+    if (options.explicitInitialEvents)
+        return false;
+    WatchQuery plain;
+    plain.resourceVersion = options.rvEmpty ? QString() : QString::number(options.rv);
+    return defaultWatchQuery(m_config.profile, plain).sendInitialEvents.value_or(false);
 }
 
 } // namespace ws

@@ -73,6 +73,9 @@ public:
         ResourceVersion rv = 0;
         bool rvEmpty = false;
         bool sendInitialEvents = false;
+        // The request named sendInitialEvents or resourceVersionMatch itself (even false), so the
+        // handler's watch-list defaulting leaves it alone (defaultWatchQuery).
+        bool explicitInitialEvents = false;
         bool allowBookmarks = false;
         int selectorGroup = -1;    // fieldSelector spec.nodeName=node-<group>
         bool nameSelector = false; // fieldSelector metadata.name=<name> (filtered by the caller)
@@ -86,6 +89,8 @@ public:
 
 private:
     ApiStatus downError() const;
+    // A plain watch at RV ""/"0" that the handler turns into a watch-list (WatchList on).
+    bool defaultsToWatchList(const WatchOptions& options) const;
     void serveWatch(Cacher& cache, const std::shared_ptr<ServerWatch>& w,
                     const WatchOptions& options, bool watchList);
     void openStreams();

@@ -6,6 +6,8 @@
 #include "sources/sim/etcd/SimEtcd.h"
 
 #include <algorithm>
+#include <functional>
+#include <string>
 
 namespace ws {
 
@@ -25,8 +27,10 @@ Cacher::Cacher(SimContext& ctx, ApiServer& server, int resource)
     info.history = &ctx.etcd;
     m_hubId = ctx.hub.registerWatcher(info);
     if (server.profile().detectCacheInconsistency)
+        // Seeded from the cacher's name, the same in every process: Qt's qHash(QString, seed)
+        // mixes in a per-process random seed, which made the checks' times vary run to run.
         m_checker = std::make_unique<CacheConsistencyChecker>(
-            ctx, *this, qHash(info.id, static_cast<size_t>(0x5eed)));
+            ctx, *this, std::hash<std::string>{}(info.id.toStdString()));
 }
 
 Cacher::~Cacher() {

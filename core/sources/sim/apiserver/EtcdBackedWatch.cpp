@@ -13,7 +13,7 @@ EtcdBackedWatch::EtcdBackedWatch(SimContext& ctx, const ServerProfile& profile,
     options.resource = m_watch->resource;
     options.prevKv = true;
     const ResourceVersion current = m_ctx.etcd.currentRevision();
-    if (start.fromNow || start.initialState) {
+    if (start.initialState) {
         options.startRevision = 0; // from now on
         m_watch->lastRv = current;
     } else {

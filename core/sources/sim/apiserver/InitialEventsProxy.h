@@ -15,6 +15,9 @@ struct InitialEventsProxy {
     // The watch it opens on the kube-apiserver for a client's watch request.
     static ApiServer::WatchOptions forward(ApiServer::WatchOptions options) {
         options.sendInitialEvents = false;
+        // Its own ordinary watch: the kube-apiserver handler's watch-list defaulting does not
+        // apply to it (it never sends the initial-events-end bookmark, whatever the gate).
+        options.explicitInitialEvents = true;
         return options;
     }
 };
