@@ -1,5 +1,7 @@
 #include "KubernetesKeyDecoder.h"
 
+#include "util/OneLine.h"
+
 #include <google/protobuf/io/coded_stream.h>
 #include <simdjson.h>
 
@@ -289,7 +291,7 @@ bool KubernetesKeyDecoder::decodeJson(std::string_view value, DecodedValue* out)
     auto fail = [&](const char* what, error_code code) {
         out->encoding = ValueEncoding::Undecodable;
         out->error = std::string("JSON value: ") + what + " (" + error_message(code) + "); " +
-                     std::to_string(value.size()) + " bytes: " + std::string(value.substr(0, 48)) +
+                     std::to_string(value.size()) + " bytes: " + oneLine(value.substr(0, 48)) +
                      (value.size() > 48 ? "..." : "");
         return false;
     };

@@ -2,6 +2,7 @@
 
 #include "kube/FeatureGates.h"
 #include "util/Duration.h"
+#include "util/OneLine.h"
 
 #include <QDir>
 #include <QFile>
@@ -356,14 +357,16 @@ std::optional<Scenario> ScenarioLoader::parse(const QByteArray& yaml, const QStr
         return s;
     } catch (const ScenarioError& e) {
         if (error)
-            *error = e.line > 0 ? QStringLiteral("%1:%2: %3").arg(fileName).arg(e.line).arg(e.what)
-                                : QStringLiteral("%1: %2").arg(fileName, e.what);
+            *error =
+                e.line > 0
+                    ? QStringLiteral("%1:%2: %3").arg(fileName).arg(e.line).arg(oneLine(e.what))
+                    : QStringLiteral("%1: %2").arg(fileName, oneLine(e.what));
     } catch (const YAML::Exception& e) {
         if (error)
             *error = QStringLiteral("%1:%2: %3")
                          .arg(fileName)
                          .arg(e.mark.line + 1)
-                         .arg(QString::fromStdString(e.msg));
+                         .arg(QString::fromStdString(oneLine(e.msg)));
     }
     return std::nullopt;
 }

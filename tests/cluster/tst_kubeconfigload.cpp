@@ -7,6 +7,7 @@
 #include "sources/cluster/kubeconfig/ClusterTarget.h"
 #include "sources/cluster/kubeconfig/ExecCredentialRunner.h"
 #include "sources/cluster/kubeconfig/Kubeconfig.h"
+#include "support/FuzzReproducer.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -950,6 +951,13 @@ private slots:
             << QByteArray("contexts:\n- name: a\n  context: {cluster: c}\n- context: {}\n")
             << QStringList{QStringLiteral("'contexts'"), QStringLiteral("no name"),
                            QStringLiteral("line 4")};
+        // fuzz_kubeconfig: yaml-cpp names the bad escape by its byte, here a newline, which
+        // used to reach the error line raw.
+        QTest::newRow("fuzz: escaped newline in a double-quoted scalar")
+            << test::fuzzReproducer(QStringLiteral("kubeconfig"),
+                                    QStringLiteral("regress-yaml-escape-newline"))
+            << QStringList{QStringLiteral("invalid YAML at line 27, column 1"),
+                           QStringLiteral("unknown escape character: \\n")};
     }
     void yamlErrors() {
         QFETCH(QByteArray, content);
@@ -1211,6 +1219,19 @@ private slots:
         QTest::newRow("wrong apiVersion")
             << credential(kV1beta1, token) << QString()
             << QStringList{QStringLiteral("answered with ") + kV1beta1, kV1} << QStringList{};
+        // fuzz_exec_credential: "$" also matched before a final newline, so this apiVersion
+        // passed as a well-formed group/version and its newline reached the error line.
+        QTest::newRow("fuzz: apiVersion with a trailing newline")
+            << QStringLiteral("cat <<'EOF'\n%1\nEOF\n")
+                   .arg(QString::fromUtf8(
+                       test::fuzzReproducer(QStringLiteral("exec_credential"),
+                                            QStringLiteral("regress-apiversion-trailing-newline"))
+                           .mid(1))) // the first byte picks the kubeconfig's apiVersion
+            << QString()
+            << QStringList{QStringLiteral("answered with another apiVersion, the kubeconfig asks "
+                                          "for ") +
+                           kV1}
+            << QStringList{kV1beta1};
         QTest::newRow("apiVersion is the token")
             << credential(kPluginToken, token) << QString()
             << QStringList{QStringLiteral("another apiVersion")} << QStringList{};

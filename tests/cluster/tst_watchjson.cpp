@@ -7,6 +7,7 @@
 #include "sources/cluster/json/ListStreamDecoder.h"
 #include "sources/cluster/json/StatusJson.h"
 #include "sources/cluster/json/WatchEventDecoder.h"
+#include "support/FuzzReproducer.h"
 
 #include <QElapsedTimer>
 #include <QTest>
@@ -762,6 +763,15 @@ private slots:
         QTest::newRow("empty") << QByteArray("") << "invalid JSON";
         QTest::newRow("whitespace") << QByteArray(" \n") << "invalid JSON";
         QTest::newRow("binary") << QByteArray("\x00\x01\x02{}", 5) << "";
+        // fuzz_watch_event: the unknown type was quoted as decoded, newline and all.
+        QTest::newRow("fuzz: newline in the type")
+            << test::fuzzReproducer(QStringLiteral("watch_event"),
+                                    QStringLiteral("regress-type-newline"))
+            << "unknown watch event type \"\\names:{paceK\"";
+        QTest::newRow("newline in the resourceVersion")
+            << QByteArray(
+                   "{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"resourceVersion\":\"1\\n2\"}}}")
+            << "metadata.resourceVersion \"1\\n2\" is not a decimal number";
     }
     void rejectsBadEvents() {
         QFETCH(QByteArray, json);
@@ -774,6 +784,7 @@ private slots:
                                 &error));
         QVERIFY(!error.isEmpty());
         QVERIFY2(error.contains(why), qPrintable(error));
+        QVERIFY2(!error.contains(u'\n'), qPrintable(error)); // one line
         QVERIFY(ev.object.empty());
         // The decoder is still good for the next event.
         const std::string good = watchEvent("MODIFIED", configMap("ok", "n", 3, "{}"));

@@ -4,6 +4,7 @@
 #include "rpc.pb.h"
 #include "sources/etcd/EtcdLoadGenerator.h"
 #include "sources/etcd/EtcdWireWatchResponse.h"
+#include "support/FuzzReproducer.h"
 
 #include <QTest>
 
@@ -177,6 +178,11 @@ void TestEtcdDecoder::undecodable_data() {
     QTest::newRow("garbage") << QByteArray("\x01\x02\x03 hello") << "01 02 03";
     QTest::newRow("bad json") << QByteArray(R"({"kind":"X","metadata":{"name":)") << "JSON";
     QTest::newRow("protobuf without kind") << QByteArray("k8s\0\x12\x00", 6) << "kind";
+    // fuzz_kube_value: a JSON value with a raw newline in its first 48 bytes; the evidence used to
+    // carry it raw, breaking the message in two.
+    QTest::newRow("fuzz: newline in the evidence")
+        << test::fuzzReproducer("kube_value", "regress-json-evidence-newline")
+        << R"(bytes: {"apiVers\nion":"v1","kind":"Pod","metadata":{"na...)";
 }
 
 void TestEtcdDecoder::undecodable() {
@@ -187,6 +193,7 @@ void TestEtcdDecoder::undecodable() {
     QVERIFY(!decoder.decodeValue(std::string_view(value.constData(), value.size()), &v));
     QCOMPARE(int(v.encoding), int(ValueEncoding::Undecodable));
     QVERIFY2(QString::fromStdString(v.error).contains(evidence), v.error.c_str());
+    QVERIFY2(v.error.find('\n') == std::string::npos, v.error.c_str()); // one line
 }
 
 void TestEtcdDecoder::wireWatchResponse_data() {

@@ -6,6 +6,7 @@
 #include "scenario/ScenarioOverrides.h"
 #include "sim/ScenarioRun.h"
 #include "sources/sim/Simulation.h"
+#include "support/FuzzReproducer.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -622,6 +623,17 @@ private slots:
                  qPrintable(summary(run.anomalies)));
         const Run original = runFile(QStringLiteral("slow-watcher-terminated"), s->seed);
         QVERIFY(kinds(original.anomalies).contains(QStringLiteral("watcher-terminated")));
+    }
+
+    // fuzz_scenario_loader: yaml-cpp names a bad escape by its byte, here a newline, which used to
+    // reach the error line raw.
+    void fuzzedEscapeIsOneLine() {
+        const QByteArray yaml = test::fuzzReproducer(QStringLiteral("scenario_loader"),
+                                                     QStringLiteral("regress-yaml-escape-newline"));
+        QVERIFY(!yaml.isEmpty());
+        QString error;
+        QVERIFY(!ScenarioLoader::parse(yaml, QStringLiteral("fuzzed.yaml"), &error));
+        QCOMPARE(error, QStringLiteral("fuzzed.yaml:13: unknown escape character: \\n"));
     }
 
     // A mistake in a scenario file names the file, the line and what was wrong.

@@ -1,5 +1,7 @@
 #include "JsonFieldReaders.h"
 
+#include "util/OneLine.h"
+
 #include <limits>
 
 namespace ws::jsonread {
@@ -190,7 +192,7 @@ bool readObjectMeta(od::value& metadata, const ObjectMetaTarget& target, QString
             if (!parseResourceVersion(value, target.resourceVersion)) {
                 return fail(error, QStringLiteral("metadata.resourceVersion \"%1\" is not a "
                                                   "decimal number")
-                                       .arg(toQString(value.substr(0, 64))));
+                                       .arg(toQString(oneLine(value.substr(0, 64)))));
             }
         } else if (key == "annotations" && target.initialEventsEnd) {
             if (!readAnnotations(field.value(), target.initialEventsEnd, error))

@@ -2,6 +2,7 @@
 
 #include "JsonFieldReaders.h"
 #include "PaddedJsonBuffer.h"
+#include "util/OneLine.h"
 
 #include <algorithm>
 #include <exception>
@@ -99,11 +100,8 @@ bool WatchEventDecoder::Impl::decode(std::string_view json, WatchEventJson* out,
                 return fail(error,
                             QStringLiteral("\"type\" is not a string: %1").arg(describe(code)));
             if (!watchEventTypeFromJson(text, &out->type)) {
-                return fail(error,
-                            QStringLiteral("unknown watch event type \"%1\"")
-                                .arg(QString::fromUtf8(
-                                    text.data(), static_cast<qsizetype>(
-                                                     std::min<std::size_t>(text.size(), 64)))));
+                return fail(error, QStringLiteral("unknown watch event type \"%1\"")
+                                       .arg(QString::fromStdString(oneLine(text.substr(0, 64)))));
             }
             haveType = true;
         } else if (key == "object") {

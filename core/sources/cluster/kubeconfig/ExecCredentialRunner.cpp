@@ -42,13 +42,6 @@ QString hint(const QString& installHint) {
     return h.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(h.left(300));
 }
 
-QDateTime parseRfc3339(const QString& s) {
-    QDateTime t = QDateTime::fromString(s, Qt::ISODateWithMs);
-    if (!t.isValid())
-        t = QDateTime::fromString(s, Qt::ISODate);
-    return t;
-}
-
 } // namespace
 
 int ExecCredentialRunner::runs() const {
@@ -183,49 +176,8 @@ ExecCredentialRunner::run(const ExecConfig& config, const QJsonObject& cluster, 
         return fail(QStringLiteral("%1 failed (exit code %2)%3")
                         .arg(plugin, QString::number(p.exitCode()), said));
 
-    QJsonParseError parse;
-    const QJsonDocument doc = QJsonDocument::fromJson(p.readAllStandardOutput(), &parse);
-    if (parse.error != QJsonParseError::NoError)
-        return fail(QStringLiteral("%1 printed invalid JSON (%2 at offset %3)")
-                        .arg(plugin, parse.errorString(), QString::number(parse.offset)));
-    const QJsonObject o = doc.object();
-    if (!doc.isObject() ||
-        o.value(QLatin1String("kind")).toString() != QLatin1String("ExecCredential"))
-        return fail(QStringLiteral("%1 did not print an ExecCredential").arg(plugin));
-    const QString apiVersion = o.value(QLatin1String("apiVersion")).toString();
-    if (apiVersion != config.apiVersion) {
-        // Only a well-formed group/version is echoed: the rest of stdout stays unseen.
-        static const QRegularExpression gv(QStringLiteral("^[a-z0-9.-]{1,80}/v[a-z0-9]{1,20}$"));
-        return fail(QStringLiteral("%1 answered with %2, the kubeconfig asks for %3")
-                        .arg(plugin,
-                             gv.match(apiVersion).hasMatch() ? apiVersion
-                                                             : QStringLiteral("another apiVersion"),
-                             config.apiVersion));
-    }
-    const QJsonValue statusValue = o.value(QLatin1String("status"));
-    if (!statusValue.isObject())
-        return fail(QStringLiteral("%1 returned no status").arg(plugin));
-    const QJsonObject status = statusValue.toObject();
-    ExecCredential c;
-    c.token = status.value(QLatin1String("token")).toString();
-    c.clientCertificatePem =
-        status.value(QLatin1String("clientCertificateData")).toString().toUtf8();
-    c.clientKeyPem = status.value(QLatin1String("clientKeyData")).toString().toUtf8();
-    if (c.token.isEmpty() && c.clientCertificatePem.isEmpty() && c.clientKeyPem.isEmpty())
-        return fail(QStringLiteral("%1 returned neither a token nor a client certificate and key")
-                        .arg(plugin));
-    if (c.clientCertificatePem.isEmpty() != c.clientKeyPem.isEmpty())
-        return fail(QStringLiteral("%1 returned a client certificate without its key (or a key "
-                                   "without its certificate)")
-                        .arg(plugin));
-    if (const QJsonValue expiry = status.value(QLatin1String("expirationTimestamp"));
-        !expiry.isUndefined() && !expiry.isNull()) {
-        c.expiry = parseRfc3339(expiry.toString());
-        if (!c.expiry.isValid())
-            return fail(QStringLiteral("%1 returned an invalid expirationTimestamp (not RFC 3339)")
-                            .arg(plugin));
-    }
-    return c;
+    return ExecCredential::fromPluginOutput(p.readAllStandardOutput(), config.apiVersion, plugin,
+                                            error);
 }
 
 } // namespace ws

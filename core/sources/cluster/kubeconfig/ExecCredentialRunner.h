@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ClusterTarget.h"
+#include "ExecCredential.h"
 
 #include <QByteArray>
 #include <QDateTime>
@@ -11,14 +12,6 @@
 #include <optional>
 
 namespace ws {
-
-// What an exec credential plugin returned (ExecCredential.status). Secrets.
-struct ExecCredential {
-    QString token;
-    QByteArray clientCertificatePem;
-    QByteArray clientKeyPem;
-    QDateTime expiry; // invalid: no expiry (reused until invalidate())
-};
 
 // Runs a kubeconfig user's exec plugin (client.authentication.k8s.io v1 / v1beta1) as
 // client-go does: the process environment plus the plugin's env plus KUBERNETES_EXEC_INFO, the

@@ -1,5 +1,7 @@
 #include "Kubeconfig.h"
 
+#include "util/OneLine.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -151,7 +153,23 @@ QString yamlError(const QString& path, const char* what, const YAML::Exception& 
 
 } // namespace
 
+// Names, paths and yaml-cpp's messages quote the file: the error line is made one line here,
+// once for every way of failing (found by tests/fuzz/fuzz_kubeconfig).
 std::optional<Kubeconfig> Kubeconfig::load(const QString& explicitPath, QString* error) {
+    auto k = loadFiles(explicitPath, error);
+    if (!k)
+        *error = oneLine(*error);
+    return k;
+}
+
+std::optional<ClusterTarget> Kubeconfig::target(const QString& context, QString* error) const {
+    auto t = resolveContext(context, error);
+    if (!t)
+        *error = oneLine(*error);
+    return t;
+}
+
+std::optional<Kubeconfig> Kubeconfig::loadFiles(const QString& explicitPath, QString* error) {
     Kubeconfig k;
     QStringList paths;
     const QString env = qEnvironmentVariable("KUBECONFIG");
@@ -299,7 +317,8 @@ QString Kubeconfig::contextNamespace(const QString& context) const {
     return ns.isEmpty() ? QStringLiteral("default") : ns;
 }
 
-std::optional<ClusterTarget> Kubeconfig::target(const QString& context, QString* error) const {
+std::optional<ClusterTarget> Kubeconfig::resolveContext(const QString& context,
+                                                        QString* error) const {
     auto listed = [this] {
         QStringList names = contextNames();
         if (names.isEmpty())

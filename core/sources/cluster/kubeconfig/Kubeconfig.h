@@ -39,6 +39,8 @@ private:
         QString authProvider;           // users
         QByteArray execExtension;       // clusters: extensions[client.authentication.k8s.io/exec]
     };
+    static std::optional<Kubeconfig> loadFiles(const QString& explicitPath, QString* error);
+    std::optional<ClusterTarget> resolveContext(const QString& context, QString* error) const;
     bool addFile(const QString& path, QString* error);
     QString where() const;
 
