@@ -23,6 +23,8 @@ struct Harness : SimHarness {
         config.profile = *ServerProfile::fromVersion(version, nullptr);
         config.profile.requestTimeout = requestTimeout;
         config.memory = memory;
+        // An etcd with consistent-read support (3.5.13+), so 1.31+ RV="" lists may use the cache.
+        config.etcd = EtcdFacts(QStringLiteral("3.5.13"));
         server = std::make_unique<ApiServer>(ctx, config, std::vector<int>{resource});
         server->start();
         runFor(seconds(1)); // the cache is ready
