@@ -1,10 +1,10 @@
 #pragma once
 
-#include "kube/ApiRequest.h"
 #include "DiscoveryDocuments.h"
 #include "ResponseSink.h"
 #include "ServeOptions.h"
 #include "WatchStream.h"
+#include "kube/ApiRequest.h"
 
 #include <QStringList>
 #include <functional>
