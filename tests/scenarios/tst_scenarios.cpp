@@ -19,7 +19,13 @@ using namespace ws;
 
 namespace {
 
+// SPEC §5: under 20 s at --speed max, in the product build. A sanitizer build runs the same
+// code 5-10x slower (daemonset-relist-oom: ~5 s plain, ~58 s under ASan), so it gets 5x.
+#ifdef WS_SANITIZED_BUILD
+constexpr TimeUs kWallLimit = seconds(100);
+#else
 constexpr TimeUs kWallLimit = seconds(20);
+#endif
 
 struct Run {
     AnomalyList anomalies;
