@@ -32,6 +32,7 @@ void ApiDiscovery::send(const QString& path, Purpose purpose, const QString& gro
     request.timeoutMs = kTimeoutMs;
     Request r;
     r.purpose = purpose;
+    r.path = path;
     r.groupVersion = groupVersion;
     m_inFlight.emplace(request.id, std::move(r));
     m_submit(std::move(request));
@@ -86,7 +87,25 @@ void ApiDiscovery::finish(Request& r, HttpErrorKind error, const QString& messag
 }
 
 void ApiDiscovery::parse(const Request& r) {
-    const QJsonObject doc = QJsonDocument::fromJson(r.response.body).object();
+    // A document we cannot read would silently hide resources: it fails the discovery, as
+    // kubectl's does.
+    if (r.response.bodyOverLimit) {
+        m_failure = QStringLiteral("%1: %2 answered a discovery document over %3 MiB")
+                        .arg(m_endpoint, r.path, QString::number(kMaxBody / (1024 * 1024)));
+        return;
+    }
+    QJsonParseError error;
+    const QJsonDocument json = QJsonDocument::fromJson(r.response.body, &error);
+    if (error.error != QJsonParseError::NoError || !json.isObject()) {
+        m_failure = QStringLiteral("%1: %2 answered 200 with a body that is not a JSON object (%3)")
+                        .arg(m_endpoint, r.path,
+                             error.error != QJsonParseError::NoError
+                                 ? QStringLiteral("%1 at byte %2")
+                                       .arg(error.errorString(), QString::number(error.offset))
+                                 : QStringLiteral("%1 bytes").arg(r.response.body.size()));
+        return;
+    }
+    const QJsonObject doc = json.object();
     switch (r.purpose) {
     case Purpose::Version:
         m_gitVersion = doc.value(QLatin1String("gitVersion")).toString();

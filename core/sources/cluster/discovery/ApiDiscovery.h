@@ -42,6 +42,7 @@ private:
     enum class Purpose { Version, CoreResources, Groups, GroupResources };
     struct Request {
         Purpose purpose = Purpose::Version;
+        QString path; // as requested, for messages
         QString groupVersion;
         HttpResponseCollector response;
     };

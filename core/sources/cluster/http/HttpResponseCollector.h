@@ -12,6 +12,7 @@ namespace ws {
 struct HttpResponseCollector {
     int status = 0;
     QByteArray body;
+    bool bodyOverLimit = false; // body stopped at the limit: what it holds is not the whole
     HttpResponseEnd end;
 
     // True when `frame` was the ResponseEnd: the response is complete.
@@ -20,6 +21,7 @@ struct HttpResponseCollector {
         case HttpFrameKind::RequestSent:
             status = 0;
             body.clear();
+            bodyOverLimit = false;
             return false;
         case HttpFrameKind::ResponseHead: {
             HttpResponseHead head;
@@ -30,6 +32,8 @@ struct HttpResponseCollector {
         case HttpFrameKind::BodyChunk:
             if (body.size() + frame.bytes.size() <= maxBody)
                 body += frame.bytes;
+            else
+                bodyOverLimit = true;
             return false;
         case HttpFrameKind::ResponseEnd:
             if (!decodeHttpRecord(frame.bytes, &end)) {
