@@ -76,8 +76,12 @@ const char* kUsage =
     "        [--feature-gates G=true,...] [--etcd-version V] [--seed N] [--apiserver N]\n"
     "        [--duration D]\n"
     "        [--tls-cert F --tls-key F] [--client-ca F] [--token-file F] [--authorize-group G]\n"
-    "        [--audit-log-path FILE]\n"
-    "                                 serve a scenario as a kube-apiserver (kubectl works)\n"
+    "        [--audit-log-path FILE] [--state-dir DIR]\n"
+    "                                 serve a scenario as a kube-apiserver (kubectl works);\n"
+    "                                 --state-dir keeps its etcd in DIR/store.jsonl (a line per\n"
+    "                                 revision): started again with DIR, serve goes on from\n"
+    "                                 that store with fresh watch caches, as a restarted\n"
+    "                                 kube-apiserver does\n"
     "  load --etcd URL[,URL...] [--rate N/s] [--duration 30s] [--objects N] [--compact-every 10s]\n"
     "       [--writers N] [--batch N]\n"
     "                                 write Kubernetes-shaped objects (create/update/delete mix)\n";
@@ -454,8 +458,10 @@ int CliApp::serve(const QStringList& arguments) {
     const QCommandLineOption authorize(QStringLiteral("authorize-group"), {}, QStringLiteral("G"));
     const QCommandLineOption etcdVersion(QStringLiteral("etcd-version"), {}, QStringLiteral("V"));
     const QCommandLineOption auditLog(QStringLiteral("audit-log-path"), {}, QStringLiteral("FILE"));
+    const QCommandLineOption stateDir(QStringLiteral("state-dir"), {}, QStringLiteral("DIR"));
     parser.addOptions({listen, scenario, etcd, version, gates, etcdVersion, seed, apiserver,
-                       duration, speed, tlsCert, tlsKey, clientCa, tokenFile, authorize, auditLog});
+                       duration, speed, tlsCert, tlsKey, clientCa, tokenFile, authorize, auditLog,
+                       stateDir});
     if (!parser.parse(arguments))
         return fail(QStringLiteral("serve: %1").arg(parser.errorText()));
     if (!parser.positionalArguments().isEmpty())
@@ -526,6 +532,9 @@ int CliApp::serve(const QStringList& arguments) {
     options.auditLogPath = parser.value(auditLog);
     if (parser.isSet(auditLog) && options.auditLogPath.isEmpty())
         return fail(QStringLiteral("--audit-log-path: empty file name"));
+    options.stateDir = parser.value(stateDir);
+    if (parser.isSet(stateDir) && options.stateDir.isEmpty())
+        return fail(QStringLiteral("--state-dir: empty directory name"));
     for (const QString& g : parser.values(authorize))
         options.authorizeGroups << g.split(u',', Qt::SkipEmptyParts);
     if (!options.tlsKeyFile.isEmpty() && options.tlsCertFile.isEmpty())
