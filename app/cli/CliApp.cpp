@@ -59,7 +59,7 @@ const char* kUsage =
     "            | --etcd URL[,URL...] [--prefix /registry/]\n"
     "              [--cacert CA.pem] [--cert CLIENT.pem] [--key CLIENT-KEY.pem]\n"
     "            | --kubeconfig PATH [--context NAME] | --server URL [--server URL...]\n"
-    "              [--client-go V]\n"
+    "              [--client-go V] [--min-watch-timeout D (watches ask for D..2D; 5m)]\n"
     "      --resources LIST  --duration 30s (scenarios: virtual time; default: their own)\n"
     "      --out FILE.wscap  --anomalies FILE.jsonl  --timeline FILE.(csv|jsonl|trace.json)\n"
     "      --keep-secrets    keep Secrets' values (default: salted digests, live and in --out)\n"
@@ -440,6 +440,8 @@ int CliApp::runSession(const SourceSpec& spec, const SessionOutputs& outputs, co
 }
 
 int CliApp::serve(const QStringList& arguments) {
+    if (arguments.contains(QLatin1String("--help")) || arguments.contains(QLatin1String("-h")))
+        return usage(0);
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     const QCommandLineOption listen(QStringLiteral("listen"), {}, QStringLiteral("HOST:PORT"));
