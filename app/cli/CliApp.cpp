@@ -426,6 +426,11 @@ int CliApp::runSession(const SourceSpec& spec, const SessionOutputs& outputs, co
                                .arg(incidents)
                                .arg(incidents == 1 ? QStringLiteral("incident")
                                                    : QStringLiteral("incidents"));
+    // Every revision a live source was responsible for: seen, reported lost, or still owed.
+    for (int i = 0; i < session->sourceCount(); ++i)
+        for (const SourceRevisionAccount& a : session->source(i)->revisionAccounts())
+            QTextStream(stdout) << QStringLiteral("revision account of the %1: %2\n")
+                                       .arg(a.name, a.account.summary());
     if (!outputs.capturePath.isEmpty() && session->pipeline().bytesReceived() > 0) {
         const qint64 onDisk = QFileInfo(outputs.capturePath).size();
         const qint64 received = session->pipeline().bytesReceived();

@@ -154,4 +154,8 @@ VersionContext CaptureSource::versions() const {
     return v;
 }
 
+QVector<SourceRevisionAccount> CaptureSource::revisionAccounts() const {
+    return m_etcd ? m_etcd->revisionAccounts() : QVector<SourceRevisionAccount>{};
+}
+
 } // namespace ws
