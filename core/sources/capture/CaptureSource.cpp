@@ -155,7 +155,10 @@ VersionContext CaptureSource::versions() const {
 }
 
 QVector<SourceRevisionAccount> CaptureSource::revisionAccounts() const {
-    return m_etcd ? m_etcd->revisionAccounts() : QVector<SourceRevisionAccount>{};
+    if (m_etcd)
+        return m_etcd->revisionAccounts();
+    // A cluster capture: the reflectors keep their accounts again from the recorded frames.
+    return m_cluster ? m_cluster->revisionAccounts() : QVector<SourceRevisionAccount>{};
 }
 
 } // namespace ws
