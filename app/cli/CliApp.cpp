@@ -59,7 +59,7 @@ const char* kUsage =
     "            | --etcd URL[,URL...] [--prefix /registry/]\n"
     "              [--cacert CA.pem] [--cert CLIENT.pem] [--key CLIENT-KEY.pem]\n"
     "            | --kubeconfig PATH [--context NAME] | --server URL [--server URL...]\n"
-    "              [--client-go V]\n"
+    "              [--client-go V] [--min-watch-timeout D (watches ask for D..2D; 5m)]\n"
     "      --resources LIST  --duration 30s (scenarios: virtual time; default: their own)\n"
     "      --out FILE.wscap  --anomalies FILE.jsonl  --timeline FILE.(csv|jsonl|trace.json)\n"
     "      --keep-secrets    keep Secrets' values (default: salted digests, live and in --out)\n"
@@ -76,8 +76,12 @@ const char* kUsage =
     "        [--feature-gates G=true,...] [--etcd-version V] [--seed N] [--apiserver N]\n"
     "        [--duration D]\n"
     "        [--tls-cert F --tls-key F] [--client-ca F] [--token-file F] [--authorize-group G]\n"
-    "        [--audit-log-path FILE]\n"
-    "                                 serve a scenario as a kube-apiserver (kubectl works)\n"
+    "        [--audit-log-path FILE] [--state-dir DIR]\n"
+    "                                 serve a scenario as a kube-apiserver (kubectl works);\n"
+    "                                 --state-dir keeps its etcd in DIR/store.jsonl (a line per\n"
+    "                                 revision): started again with DIR, serve goes on from\n"
+    "                                 that store with fresh watch caches, as a restarted\n"
+    "                                 kube-apiserver does\n"
     "  load --etcd URL[,URL...] [--rate N/s] [--duration 30s] [--objects N] [--compact-every 10s]\n"
     "       [--writers N] [--batch N]\n"
     "                                 write Kubernetes-shaped objects (create/update/delete mix)\n";
@@ -422,6 +426,11 @@ int CliApp::runSession(const SourceSpec& spec, const SessionOutputs& outputs, co
                                .arg(incidents)
                                .arg(incidents == 1 ? QStringLiteral("incident")
                                                    : QStringLiteral("incidents"));
+    // Every revision a live source was responsible for: seen, reported lost, or still owed.
+    for (int i = 0; i < session->sourceCount(); ++i)
+        for (const SourceRevisionAccount& a : session->source(i)->revisionAccounts())
+            QTextStream(stdout) << QStringLiteral("revision account of the %1: %2\n")
+                                       .arg(a.name, a.account.summary());
     if (!outputs.capturePath.isEmpty() && session->pipeline().bytesReceived() > 0) {
         const qint64 onDisk = QFileInfo(outputs.capturePath).size();
         const qint64 received = session->pipeline().bytesReceived();
@@ -436,6 +445,8 @@ int CliApp::runSession(const SourceSpec& spec, const SessionOutputs& outputs, co
 }
 
 int CliApp::serve(const QStringList& arguments) {
+    if (arguments.contains(QLatin1String("--help")) || arguments.contains(QLatin1String("-h")))
+        return usage(0);
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     const QCommandLineOption listen(QStringLiteral("listen"), {}, QStringLiteral("HOST:PORT"));
@@ -454,8 +465,10 @@ int CliApp::serve(const QStringList& arguments) {
     const QCommandLineOption authorize(QStringLiteral("authorize-group"), {}, QStringLiteral("G"));
     const QCommandLineOption etcdVersion(QStringLiteral("etcd-version"), {}, QStringLiteral("V"));
     const QCommandLineOption auditLog(QStringLiteral("audit-log-path"), {}, QStringLiteral("FILE"));
+    const QCommandLineOption stateDir(QStringLiteral("state-dir"), {}, QStringLiteral("DIR"));
     parser.addOptions({listen, scenario, etcd, version, gates, etcdVersion, seed, apiserver,
-                       duration, speed, tlsCert, tlsKey, clientCa, tokenFile, authorize, auditLog});
+                       duration, speed, tlsCert, tlsKey, clientCa, tokenFile, authorize, auditLog,
+                       stateDir});
     if (!parser.parse(arguments))
         return fail(QStringLiteral("serve: %1").arg(parser.errorText()));
     if (!parser.positionalArguments().isEmpty())
@@ -526,6 +539,9 @@ int CliApp::serve(const QStringList& arguments) {
     options.auditLogPath = parser.value(auditLog);
     if (parser.isSet(auditLog) && options.auditLogPath.isEmpty())
         return fail(QStringLiteral("--audit-log-path: empty file name"));
+    options.stateDir = parser.value(stateDir);
+    if (parser.isSet(stateDir) && options.stateDir.isEmpty())
+        return fail(QStringLiteral("--state-dir: empty directory name"));
     for (const QString& g : parser.values(authorize))
         options.authorizeGroups << g.split(u',', Qt::SkipEmptyParts);
     if (!options.tlsKeyFile.isEmpty() && options.tlsCertFile.isEmpty())

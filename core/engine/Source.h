@@ -1,6 +1,7 @@
 #pragma once
 
 #include "EngineUpdate.h"
+#include "detect/RevisionAccount.h"
 #include "model/ResourceVersion.h"
 #include "model/VersionContext.h"
 
@@ -12,6 +13,13 @@
 namespace ws {
 
 class Pipeline;
+
+// One of a source's revision accounts (detect/RevisionAccount.h), named for the stream it
+// covers: "etcd watch", "configmaps@apiserver-0".
+struct SourceRevisionAccount {
+    QString name;
+    RevisionAccount account;
+};
 
 // One transport turned into observations: the simulator, an etcd gRPC watch, a kube-apiserver
 // over HTTP, a capture file. A source only describes what it received: it feeds the pipeline's
@@ -74,6 +82,11 @@ public:
     // them as it goes: etcd's from Status, an apiserver's from discovery). On the session thread,
     // like snapshot(); what transport threads learn is guarded by the source.
     virtual VersionContext versions() const { return {}; }
+    // What a live source owes its user (issue 14): for each stream of revisions it follows, the
+    // account of every revision the source of truth wrote while it was responsible for it, seen
+    // or reported lost. Copies, safe on any thread; empty for a source that keeps none (the
+    // simulator writes its own truth). The CLI prints them when a session ends.
+    virtual QVector<SourceRevisionAccount> revisionAccounts() const { return {}; }
 };
 
 } // namespace ws

@@ -44,6 +44,9 @@ SourceOptions::SourceOptions(QCommandLineParser& parser)
                QStringLiteral("URL")),
       m_clientGo(QStringLiteral("client-go"), QStringLiteral("client-go behaviour to follow."),
                  QStringLiteral("V")),
+      m_minWatchTimeout(QStringLiteral("min-watch-timeout"),
+                        QStringLiteral("Each watch asks for a timeout in [D, 2D) (default 5m)."),
+                        QStringLiteral("D")),
       m_auditLog(QStringLiteral("audit-log"), QStringLiteral("kube-apiserver audit logs."),
                  QStringLiteral("PATH[,PATH...]")),
       m_follow(QStringLiteral("follow"), QStringLiteral("Keep reading a growing audit log.")),
@@ -57,8 +60,8 @@ SourceOptions::SourceOptions(QCommandLineParser& parser)
                     QStringLiteral("Keep the values of Secrets as received, in the session and "
                                    "its capture (default: replaced by salted digests).")) {
     parser.addOptions({m_scenario, m_speed, m_seed, m_etcd, m_prefix, m_cacert, m_cert, m_key,
-                       m_kubeconfig, m_context, m_server, m_clientGo, m_auditLog, m_follow,
-                       m_resources, m_duration, m_keepSecrets});
+                       m_kubeconfig, m_context, m_server, m_clientGo, m_minWatchTimeout, m_auditLog,
+                       m_follow, m_resources, m_duration, m_keepSecrets});
 }
 
 int SourceOptions::sourcesGiven() const {
@@ -109,6 +112,22 @@ std::optional<SourceSpec> SourceOptions::spec(bool scenarioByDefault, QString* e
         s.kind != SourceSpec::Kind::Server) {
         *error = QStringLiteral("--client-go only applies to --kubeconfig and --server");
         return std::nullopt;
+    }
+    if (m_parser.isSet(m_minWatchTimeout)) {
+        if (s.kind != SourceSpec::Kind::Kubeconfig && s.kind != SourceSpec::Kind::Server) {
+            *error =
+                QStringLiteral("--min-watch-timeout only applies to --kubeconfig and --server");
+            return std::nullopt;
+        }
+        QString why;
+        const auto d = parseDuration(m_parser.value(m_minWatchTimeout), &why);
+        if (!d || *d < seconds(1)) {
+            *error =
+                QStringLiteral("--min-watch-timeout: %1")
+                    .arg(d ? QStringLiteral("at least 1s (a watch asks for whole seconds)") : why);
+            return std::nullopt;
+        }
+        s.minWatchTimeout = d;
     }
 
     if (m_parser.isSet(m_duration)) {

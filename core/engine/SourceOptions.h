@@ -31,7 +31,7 @@ private:
     const QCommandLineParser& m_parser;
     QCommandLineOption m_scenario, m_speed, m_seed;
     QCommandLineOption m_etcd, m_prefix, m_cacert, m_cert, m_key;
-    QCommandLineOption m_kubeconfig, m_context, m_server, m_clientGo;
+    QCommandLineOption m_kubeconfig, m_context, m_server, m_clientGo, m_minWatchTimeout;
     QCommandLineOption m_auditLog, m_follow;
     QCommandLineOption m_resources, m_duration;
     QCommandLineOption m_keepSecrets;

@@ -42,10 +42,13 @@ struct SourceSpec {
     Kind kind = Kind::Scenario;
     ScenarioSourceSpec scenario;
     EtcdSourceSpec etcd;
-    QString kubeconfig;    // Kubeconfig
-    QString context;       // Kubeconfig: empty = current-context
-    QStringList servers;   // Server: apiservers of one cluster
-    QString clientGo;      // Kubeconfig / Server: client-go profile; empty = newest
+    QString kubeconfig;  // Kubeconfig
+    QString context;     // Kubeconfig: empty = current-context
+    QStringList servers; // Server: apiservers of one cluster
+    QString clientGo;    // Kubeconfig / Server: client-go profile; empty = newest
+    // Kubeconfig / Server: the reflectors' ReflectorOptions.MinWatchTimeout (each watch asks for
+    // timeoutSeconds in [min, 2 min) and is cut off 5 s after it); default 5 min.
+    std::optional<TimeUs> minWatchTimeout;
     QStringList auditLogs; // AuditLog
     bool follow = false;   // AuditLog: keep reading a growing file
     // Live sources: keep the values of Secrets as received (default: each becomes a salted

@@ -1267,7 +1267,35 @@ void revisionRegression(const Anomaly& a, const Facts& f, Writer& t) {
                             "gets a consistent state back.");
 }
 
+// A cluster reflector's relist that landed past what its watch had delivered.
+void relistGap(const Anomaly& a, Writer& t) {
+    const QString range = captured(a.message, "^(revisions? [^ ]+(?: \\(\\d+\\))?)");
+    const QString after = captured(a.message, " after (.+); the list holds");
+    t.what << QStringLiteral("The watch of %1 could not resume, so it relisted at RV %2: %3 of "
+                             "the resource were never delivered as events.")
+                  .arg(watcherLabel(a), QString::number(a.rv),
+                       range.isEmpty() ? QStringLiteral("the revisions since its last RV") : range);
+    if (!after.isEmpty())
+        t.what << QStringLiteral("What the server answered before the relist: %1.").arg(after);
+    t.why << QStringLiteral(
+        "A list is the state at its RV, not the history up to it: objects created and deleted "
+        "in between, and every intermediate version, are gone for the client (an informer's "
+        "handlers see a Replace). A watch cannot resume when its RV left the watch cache's ring "
+        "(410 too old resource version), when etcd compacted it (410 Expired on the etcd path, "
+        "resources without a watch cache such as events), or when a restarted kube-apiserver's "
+        "fresh cache starts above it (429 while it initializes from 1.31, then 410).");
+    t.fix << QStringLiteral("Keep watches moving: bookmarks (allowWatchBookmarks) keep the RV "
+                            "fresh on quiet resources; a larger watch cache or a longer "
+                            "--etcd-compaction-interval keeps more history; avoid long stalls "
+                            "between client and apiserver. A controller that must see every "
+                            "change cannot rely on a watch alone: reconcile from the state.");
+}
+
 void revisionGap(const Anomaly& a, const Facts& f, Writer& t) {
+    if (a.message.contains(QLatin1String("not seen as events: relisted at"))) {
+        relistGap(a, t);
+        return;
+    }
     QString missing = captured(a.message, "missing (.+)$");
     if (missing.isEmpty())
         missing = captured(a.message, ": ([^:]+) missing$");

@@ -106,6 +106,11 @@ struct ClientProfile {
     }
     // client-go picks timeoutSeconds at random in [300, 600).
     static double watchTimeoutSeconds(double uniform01) { return 300.0 + 300.0 * uniform01; }
+    // The same from ReflectorOptions.MinWatchTimeout (default 5 min): [min, 2 min).
+    double watchTimeoutSecondsFrom(double uniform01) const {
+        return minWatchTimeoutSeconds * (1.0 + uniform01);
+    }
+    double minWatchTimeoutSeconds = 300.0;
 
     // A client-go version ("0.18.6", "v0.20.15", "0.27"; 0.18 and 0.19 need their patch
     // release, where the behaviour changes), or "current" / "current-watchlist" (the newest

@@ -27,6 +27,9 @@ struct ServeOptions {
     // these groups (client certificate O=, token file groups), others get 403 as from RBAC.
     QStringList authorizeGroups;
     QString auditLogPath; // audit.k8s.io/v1 Events, Metadata level, one JSON line per stage
+    // The store (the simulated etcd) kept in this directory: a serve started again with it goes
+    // on from the same revision and objects, with fresh watch caches (StoreJournal).
+    QString stateDir;
     std::optional<TimeUs> duration; // stop after; default: until interrupted
     double speed = 1.0;             // virtual seconds per wall second
 

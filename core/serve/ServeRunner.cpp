@@ -30,6 +30,8 @@ int ServeRunner::run(const ServeOptions& options, const std::function<void(const
         fail(error);
         return 2;
     }
+    if (!cluster->warning().isEmpty())
+        fail(cluster->warning()); // one line on stderr; serve goes on from the lines before it
     net::io_context io(1);
     const QString host =
         options.listenHost.contains(u':') ? u'[' + options.listenHost + u']' : options.listenHost;
@@ -42,10 +44,22 @@ int ServeRunner::run(const ServeOptions& options, const std::function<void(const
     handler.setServerAddress(QStringLiteral("%1:%2").arg(host).arg(server.port()).toStdString());
     ServeMetrics metrics(*cluster, handler);
     handler.setMetricsRenderer([&metrics] { return metrics.render(); });
+    if (!options.stateDir.isEmpty())
+        out(QStringLiteral("store in %1: %2")
+                .arg(options.stateDir,
+                     cluster->restoredRevisions() > 0
+                         ? QStringLiteral("restored %1 revisions, now at revision %2, compacted "
+                                          "to %3; watch caches start empty")
+                               .arg(cluster->restoredRevisions())
+                               .arg(cluster->etcd().currentRevision())
+                               .arg(cluster->etcd().compactRevision())
+                         : QStringLiteral("new, at revision %1")
+                               .arg(cluster->etcd().currentRevision())));
     out(QStringLiteral("serving scenario %1 as kube-apiserver %2 (%3) on %4")
             .arg(cluster->scenario().name, cluster->profile().version, cluster->server().name(),
                  server.baseUrl()));
 
+    int exitCode = 0;
     const auto start = std::chrono::steady_clock::now();
     net::steady_timer timer(io);
     std::function<void()> tick = [&] {
@@ -57,6 +71,13 @@ int ServeRunner::run(const ServeOptions& options, const std::function<void(const
         // Anomalies and samples of the served cluster's own detectors are not shown by serve:
         // drop them so a long run does not grow.
         cluster->pipeline().takeUpdate({}, false, elapsed);
+        if (!cluster->failure().isEmpty()) {
+            fail(cluster->failure());
+            exitCode = 1;
+            server.stop();
+            io.stop();
+            return;
+        }
         if (cluster->finished()) {
             server.stop();
             io.stop();
@@ -76,7 +97,7 @@ int ServeRunner::run(const ServeOptions& options, const std::function<void(const
         io.stop();
     });
     io.run();
-    return 0;
+    return exitCode;
 }
 
 } // namespace ws

@@ -6,6 +6,7 @@
 #include "util/JsonText.h"
 
 #include <QDateTime>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -71,8 +72,25 @@ std::unique_ptr<ServedCluster> ServedCluster::create(const ServeOptions& options
     c->m_speed = options.speed > 0 ? options.speed : 1.0;
     c->m_stopAt = options.duration;
     const std::uint64_t seed = options.seed.value_or(s.seed);
-    c->m_sim = Simulation::create(s, seed, c->m_pipeline, error);
+    Simulation::Restore restore;
+    if (!options.stateDir.isEmpty()) {
+        c->m_journal = std::make_unique<StoreJournal>();
+        if (!c->m_journal->open(options.stateDir, error))
+            return nullptr;
+        if (QFileInfo(c->m_journal->path()).size() > 0) {
+            StoreJournal* journal = c->m_journal.get();
+            QString* warning = &c->m_warning;
+            restore = [journal, warning](SimKeyspace& keys, SimEtcd& etcd, QString* why) {
+                return journal->restore(keys, etcd, why, warning);
+            };
+        }
+    }
+    c->m_sim = Simulation::create(s, seed, c->m_pipeline, error, restore);
     if (!c->m_sim)
+        return nullptr;
+    // Objects created by clients after a restart get uids and generated names not used before.
+    c->m_nextUid = static_cast<std::uint64_t>(c->m_sim->etcd().currentRevision());
+    if (c->m_journal && !c->m_journal->sync(c->etcd(), c->keyspace(), error))
         return nullptr;
     // Served until stopped: the scenario's faults play at their times, then the cluster runs on.
     c->m_sim->setDuration(std::numeric_limits<TimeUs>::max() / 2);
@@ -107,9 +125,17 @@ bool ServedCluster::advanceTo(TimeUs wallElapsed, const std::function<void()>& a
             return false;
         }
         m_sim->step();
+        keep();
         afterTick();
     }
     return m_sim->now() + Simulation::kTick <= target;
+}
+
+void ServedCluster::keep() {
+    QString error;
+    if (m_journal && m_failure.isEmpty() &&
+        !m_journal->sync(m_sim->etcd(), m_sim->keyspace(), &error))
+        m_failure = error;
 }
 
 ApiStatus ServedCluster::notFound(const ResourceInfo& info, const QString& name) {
@@ -283,6 +309,13 @@ ServedCluster::WriteResult ServedCluster::write(int resource, const QString& pat
         key = keys.addKey(resource, ns, name, selectorGroupOf(object));
     keys.setExternal(key);
     r.rv = etcd.put(m_sim->now(), key, v);
+    keep();
+    if (!m_failure.isEmpty()) {
+        // Not kept: the client must not believe it was (serve stops on its next tick).
+        r.httpStatus = 500;
+        r.status = status(500, QStringLiteral("InternalError"), m_failure);
+        return r;
+    }
     r.key = key;
     r.object = etcd.get(key);
     r.httpStatus = create ? 201 : 200;
@@ -300,9 +333,16 @@ ServedCluster::WriteResult ServedCluster::remove(int resource, const QString& ns
         r.status = notFound(info, name);
         return r;
     }
-    r.object = etcd.get(key);
+    KeyValuePtr removed = etcd.get(key);
     r.key = key;
     r.rv = etcd.remove(m_sim->now(), key);
+    keep();
+    if (!m_failure.isEmpty()) {
+        r.httpStatus = 500;
+        r.status = status(500, QStringLiteral("InternalError"), m_failure);
+        return r;
+    }
+    r.object = std::move(removed);
     r.httpStatus = 200;
     return r;
 }

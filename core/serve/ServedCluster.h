@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ServeOptions.h"
+#include "StoreJournal.h"
 #include "engine/Pipeline.h"
 #include "kube/ApiStatus.h"
 #include "kube/ResourceCatalog.h"
@@ -29,6 +30,14 @@ public:
     bool advanceTo(TimeUs wallElapsed, const std::function<void()>& afterTick);
     TimeUs now() const { return m_sim->now(); }
     bool finished() const { return m_finished; }
+    // Set when the store could not be kept in --state-dir any more: serve stops with it.
+    const QString& failure() const { return m_failure; }
+    // A line to show at start (a journal line dropped on restore), else empty.
+    const QString& warning() const { return m_warning; }
+    // Revisions read back from --state-dir at start (0: a new store).
+    std::int64_t restoredRevisions() const {
+        return m_journal ? m_journal->restoredRevisions() : 0;
+    }
 
     const Scenario& scenario() const { return m_scenario; }
     const ServerProfile& profile() const { return server().profile(); }
@@ -62,6 +71,8 @@ private:
     ServedCluster() = default;
     WriteResult write(int resource, const QString& ns, const QString& name, const QByteArray& body,
                       bool create);
+    // Keeps what the store wrote in --state-dir before anyone is told about it.
+    void keep();
 
     Scenario m_scenario;
     Pipeline m_pipeline;
@@ -72,6 +83,9 @@ private:
     std::optional<TimeUs> m_stopAt;
     bool m_finished = false;
     std::uint64_t m_nextUid = 1;
+    std::unique_ptr<StoreJournal> m_journal;
+    QString m_failure;
+    QString m_warning;
 };
 
 } // namespace ws

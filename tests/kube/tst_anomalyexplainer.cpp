@@ -467,6 +467,25 @@ private slots:
         expectIn(e.what, {QStringLiteral("from RV 401"), QStringLiteral("2157")});
     }
 
+    // A cluster reflector's relist past what its watch delivered: not etcd's #17529.
+    void revisionGapFromARelist() {
+        const Anomaly gap = anomaly(
+            AnomalyKind::RevisionGap, AnomalySource::Apiserver,
+            QStringLiteral("informer/configmaps"),
+            QStringLiteral("revisions 547..1132 (586) of configmaps not seen as events: relisted "
+                           "at 1132 from apiserver after 429 TooManyRequests (storage is "
+                           "(re)initializing), then 410 Expired (too old resource version: 546 "
+                           "(547)); the list holds only their net effect"),
+            1132, {}, QStringLiteral("configmaps"));
+        const AnomalyExplanation e =
+            AnomalyExplainer::explain(gap, versions("1.31", "0.35", "3.5.13"));
+        expectIn(all(e),
+                 {QStringLiteral("relisted at RV 1132: revisions 547..1132 (586)"),
+                  QStringLiteral("then 410 Expired"), QStringLiteral("fresh cache"),
+                  QStringLiteral("bookmarks")},
+                 {QStringLiteral("#17529")});
+    }
+
     void tooOldRvClientAndEtcdCancel() {
         // client-go before 0.18 relists with RV="0".
         AnomalyExplanation e =

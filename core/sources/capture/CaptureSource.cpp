@@ -154,4 +154,11 @@ VersionContext CaptureSource::versions() const {
     return v;
 }
 
+QVector<SourceRevisionAccount> CaptureSource::revisionAccounts() const {
+    if (m_etcd)
+        return m_etcd->revisionAccounts();
+    // A cluster capture: the reflectors keep their accounts again from the recorded frames.
+    return m_cluster ? m_cluster->revisionAccounts() : QVector<SourceRevisionAccount>{};
+}
+
 } // namespace ws

@@ -43,6 +43,8 @@ public:
     // What the recorded connections say ("etcd 3.4.23", "kube-apiserver v1.31.2, client-go
     // 0.27"), and for a cluster what its replayed discovery found, as the replay reaches them.
     VersionContext versions() const override;
+    // The recorded source's accounts, kept again from its frames (an etcd capture's watch).
+    QVector<SourceRevisionAccount> revisionAccounts() const override;
 
     const CaptureHeader& header() const { return m_reader.header(); }
     // Paced (speed, pause, seek) by `control` instead of the constructor's speed. Before open().

@@ -33,7 +33,7 @@ ClusterFrameConsumer::~ClusterFrameConsumer() = default;
 
 QJsonObject ClusterFrameConsumer::replayInfo(const std::vector<ClusterServerInfo>& servers,
                                              const QStringList& wantedResources,
-                                             const QString& clientGo) {
+                                             const ClientProfile& profile) {
     QJsonArray list;
     for (const ClusterServerInfo& s : servers)
         list.append(QJsonObject{{QStringLiteral("name"), s.name},
@@ -42,7 +42,10 @@ QJsonObject ClusterFrameConsumer::replayInfo(const std::vector<ClusterServerInfo
     QJsonObject o;
     o.insert(QStringLiteral("servers"), list);
     o.insert(QStringLiteral("resources"), QJsonArray::fromStringList(wantedResources));
-    o.insert(QStringLiteral("clientGo"), clientGo);
+    o.insert(QStringLiteral("clientGo"), profile.name);
+    // Only when set: the watch timeouts the reflectors drew (and so when they cut a watch off).
+    if (profile.minWatchTimeoutSeconds != ClientProfile().minWatchTimeoutSeconds)
+        o.insert(QStringLiteral("minWatchTimeoutSeconds"), profile.minWatchTimeoutSeconds);
     return o;
 }
 
@@ -73,6 +76,9 @@ ClusterFrameConsumer::fromReplayInfo(const QJsonObject& info, Pipeline& pipeline
         *error = QStringLiteral("its header's client-go: %1").arg(*error);
         return nullptr;
     }
+    const double minWatchTimeout = info.value(QLatin1String("minWatchTimeoutSeconds")).toDouble(0);
+    if (minWatchTimeout >= 1)
+        profile->minWatchTimeoutSeconds = minWatchTimeout;
     return std::make_unique<ClusterFrameConsumer>(std::move(servers), std::move(wanted),
                                                   std::move(*profile), pipeline, nullptr);
 }
@@ -468,6 +474,13 @@ void ClusterFrameConsumer::resourceSnapshot(QVector<ResourceSnapshot>& resources
                 s.events = std::max<qint64>(s.events, refl->eventsReceived());
         resources.push_back(s);
     }
+}
+
+QVector<SourceRevisionAccount> ClusterFrameConsumer::revisionAccounts() const {
+    QVector<SourceRevisionAccount> out;
+    for (const auto& refl : m_reflectors)
+        out.push_back({refl->config().id, refl->account()});
+    return out;
 }
 
 VersionContext ClusterFrameConsumer::versions() const {

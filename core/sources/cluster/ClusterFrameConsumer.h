@@ -2,6 +2,7 @@
 
 #include "ClusterReflector.h"
 #include "engine/EngineUpdate.h"
+#include "engine/Source.h"
 #include "http/HttpFrameKind.h"
 #include "http/HttpResponseCollector.h"
 #include "kube/ClientProfile.h"
@@ -62,7 +63,7 @@ public:
 
     // What a capture's header keeps to build this consumer again (docs/capture-format.md).
     static QJsonObject replayInfo(const std::vector<ClusterServerInfo>& servers,
-                                  const QStringList& wantedResources, const QString& clientGo);
+                                  const QStringList& wantedResources, const ClientProfile& profile);
     // The consumer a capture's replay info describes; nullptr and one line when it is damaged.
     static std::unique_ptr<ClusterFrameConsumer> fromReplayInfo(const QJsonObject& info,
                                                                 Pipeline& pipeline, QString* error);
@@ -89,6 +90,8 @@ public:
     // The client-go profile the reflectors follow and the first apiserver's version once its
     // discovery answered /version ("v1.31.2").
     VersionContext versions() const;
+    // Each reflector's revision account, named by its watcher id ("informer/configmaps").
+    QVector<SourceRevisionAccount> revisionAccounts() const;
 
 private:
     struct Server {

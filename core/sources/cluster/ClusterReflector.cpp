@@ -140,7 +140,7 @@ void ClusterReflector::startList(TimeUs now) {
 void ClusterReflector::startWatch(TimeUs now) {
     const bool watchList = m_config.profile.watchList && !m_watchListUnsupported && !m_everSynced;
     const auto timeout =
-        static_cast<std::int64_t>(ClientProfile::watchTimeoutSeconds(m_rng.uniform()));
+        static_cast<std::int64_t>(m_config.profile.watchTimeoutSecondsFrom(m_rng.uniform()));
     WatchRequest request;
     request.allowBookmarks = true;
     request.timeoutSeconds = timeout;
@@ -165,6 +165,7 @@ void ClusterReflector::startWatch(TimeUs now) {
     m_watchHadError = false;
     m_watchEvents = 0;
     m_watchDeadline = now + seconds(timeout);
+    m_streamFrom = m_lastSyncRv;
     m_splitter.reset();
     HttpRequest r;
     r.pathAndQuery = collectionPath() + u'?' + q.toString(QUrl::FullyEncoded);
@@ -297,8 +298,10 @@ void ClusterReflector::watchEvent(std::string_view json, TimeUs now) {
         o.key = keyOf(m_event.ns, m_event.name);
         o.rv = m_event.resourceVersion;
         o.initial = m_awaitingInitialEnd;
-        if (!o.initial)
+        if (!o.initial) {
             m_lastSyncRv = o.rv;
+            progressTo(o.rv);
+        }
         m_highest = std::max(m_highest, o.rv);
         if (m_event.type == WatchEventType::Added)
             ++m_objects;
@@ -316,6 +319,10 @@ void ClusterReflector::watchEvent(std::string_view json, TimeUs now) {
         if (m_event.initialEventsEnd && m_awaitingInitialEnd) {
             m_awaitingInitialEnd = false;
             m_everSynced = true;
+            syncedAt(m_event.resourceVersion, now);
+            m_streamFrom = m_event.resourceVersion;
+        } else if (!m_awaitingInitialEnd) {
+            progressTo(m_event.resourceVersion);
         }
         m_lastSyncRv = m_event.resourceVersion;
         m_highest = std::max(m_highest, m_lastSyncRv);
@@ -324,6 +331,7 @@ void ClusterReflector::watchEvent(std::string_view json, TimeUs now) {
     case WatchEventType::Error:
         flushEvents(now);
         m_watchHadError = true;
+        noteTrouble(m_event.status);
         if (m_config.profile.watchExpiredRelistsFromEmpty &&
             m_config.profile.isExpired(m_event.status))
             m_rvUnavailable = true; // 0.17.0
@@ -377,6 +385,7 @@ void ClusterReflector::onEnd(HttpErrorKind error, const QString& message, TimeUs
     m_request = -1;
     if (phase == Phase::List) {
         if (error != HttpErrorKind::None) {
+            noteTrouble(transportStatus(error, message));
             m_hub.listFailed(m_hubId, now, transportStatus(error, message).toObserved(m_listRv));
             backoffThen(Next::List, now);
             return;
@@ -430,6 +439,8 @@ void ClusterReflector::onEnd(HttpErrorKind error, const QString& message, TimeUs
         return;
     }
     flushEvents(now);
+    if (error != HttpErrorKind::None && error != HttpErrorKind::Cancelled)
+        noteTrouble(transportStatus(error, message));
     WatchCloseReason reason;
     if (m_watchHadError)
         reason = WatchCloseReason::AfterError;
@@ -458,6 +469,7 @@ void ClusterReflector::onEnd(HttpErrorKind error, const QString& message, TimeUs
 }
 
 void ClusterReflector::listFinished(TimeUs now) {
+    syncedAt(m_listRv, now);
     m_lastSyncRv = m_listRv;
     m_highest = std::max(m_highest, m_listRv);
     m_objects = static_cast<std::size_t>(m_listItems);
@@ -470,6 +482,7 @@ void ClusterReflector::listFinished(TimeUs now) {
 }
 
 void ClusterReflector::listError(const ApiStatus& status, TimeUs now) {
+    noteTrouble(status);
     m_hub.listFailed(m_hubId, now, status.toObserved(m_lastSyncRv));
     if (status.code == 401 || status.code == 403) {
         // Retrying cannot help: the source decides whether anything is left to watch.
@@ -490,6 +503,8 @@ void ClusterReflector::listError(const ApiStatus& status, TimeUs now) {
 
 void ClusterReflector::watchRequestError(const ApiStatus& status, TimeUs now) {
     const ClientProfile& p = m_config.profile;
+    if (!(m_watchList && status.code == 422))
+        noteTrouble(status);
     if (m_watchList && status.code == 422 && p.watchListFallsBackToList(status)) {
         // The server has no watch-list (gate off): client-go falls back to LIST, no anomaly.
         m_watchListUnsupported = true;
@@ -508,6 +523,78 @@ void ClusterReflector::watchRequestError(const ApiStatus& status, TimeUs now) {
     backoffThen(m_config.profile.rewatchesAfterWatchRequestError(status, m_everSynced) ? Next::Watch
                                                                                        : Next::List,
                 now);
+}
+
+void ClusterReflector::progressTo(ResourceVersion rv) {
+    if (!m_account.begun() || rv <= m_streamFrom) {
+        m_streamFrom = std::max(m_streamFrom, rv);
+        return;
+    }
+    m_account.seen(RevisionRange{m_streamFrom + 1, rv});
+    m_streamFrom = rv;
+    m_accounted = std::max(m_accounted, rv);
+    m_troubles.clear();
+}
+
+void ClusterReflector::noteTrouble(const ApiStatus& status) {
+    // The code and reason name the answer; the message says which 410/429/504 (and what a
+    // transport error was: "other" alone says nothing).
+    QString what = status.code > 0 ? QStringLiteral("%1 %2").arg(status.code).arg(status.reason)
+                                   : status.reason;
+    if ((status.code == 0 || status.code == 410 || status.code == 429 || status.code == 504) &&
+        !status.message.isEmpty())
+        what += QStringLiteral(" (%1)").arg(status.message.left(100));
+    if (!m_troubles.empty() && m_troubles.back().what == what) {
+        ++m_troubles.back().count;
+        return;
+    }
+    constexpr std::size_t kTroublesKept = 6; // the first and the latest
+    if (m_troubles.size() == kTroublesKept)
+        m_troubles.erase(m_troubles.begin() + 1);
+    m_troubles.push_back({what, 1});
+}
+
+void ClusterReflector::syncedAt(ResourceVersion rv, TimeUs now) {
+    if (rv <= 0)
+        return;
+    if (!m_account.begun()) {
+        // The first sync: from here on every revision is owed.
+        m_account.begin(rv + 1);
+        m_accounted = rv;
+        m_troubles.clear();
+        return;
+    }
+    m_account.noteHead(rv);
+    if (rv <= m_accounted)
+        return; // a list no newer than what the watch delivered: nothing skipped
+    const std::vector<RevisionRange> lost = m_account.lose(RevisionRange{m_accounted + 1, rv});
+    m_accounted = rv;
+    if (lost.empty())
+        return;
+    QStringList ranges;
+    for (const RevisionRange& r : lost)
+        ranges << r.text();
+    QStringList causes;
+    for (const Trouble& t : m_troubles)
+        causes << (t.count > 1 ? QStringLiteral("%1 x %2").arg(t.count).arg(t.what) : t.what);
+    Anomaly a;
+    a.time = now;
+    a.kind = AnomalyKind::RevisionGap;
+    a.severity = Severity::Warning;
+    a.source = AnomalySource::Apiserver;
+    a.resource = m_config.resource.qualifiedName();
+    a.watcher = m_config.id;
+    a.rv = rv;
+    a.message = QStringLiteral("%1 of %2 not seen as events: relisted at %3 from %4%5; the list "
+                               "holds only their net effect")
+                    .arg(ranges.join(QStringLiteral(", ")), m_config.resource.qualifiedName())
+                    .arg(rv)
+                    .arg(serverName(),
+                         causes.isEmpty()
+                             ? QString()
+                             : QStringLiteral(" after ") + causes.join(QStringLiteral(", then ")));
+    m_hub.report(a);
+    m_troubles.clear();
 }
 
 } // namespace ws

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "detect/RevisionAccount.h"
 #include "http/HttpFrameKind.h"
 #include "http/HttpRequest.h"
 #include "kube/ApiStatus.h"
@@ -75,6 +76,11 @@ public:
     TimeUs lastEventAt() const { return m_lastEventAt; }
     // The server refused this client (401 or 403 on its LIST): it stopped and will not retry.
     const std::optional<ApiStatus>& rejected() const { return m_rejected; }
+    // Every revision since the first sync, seen (a watch event, or a bookmark proving nothing
+    // of this resource happened up to its RV) or lost (a relist past what the watch had
+    // delivered, reported as a revision-gap). Revisions of other resources between two events
+    // count as seen: the watch guarantees it delivered everything of its own in between.
+    const RevisionAccount& account() const { return m_account; }
 
 private:
     enum class State { Idle, Listing, Watching, Backoff, Stopped };
@@ -95,6 +101,13 @@ private:
     void journalEvent(const ObservedEvent& o, std::string_view json, TimeUs now);
     void flushEvents(TimeUs now);
     void streamError(const QString& message, TimeUs now);
+    // The watch delivered everything of this resource up to `rv`.
+    void progressTo(ResourceVersion rv);
+    // A list (or the initial events of a watch-list) ended at `rv`: the revisions between what
+    // was accounted for and it were not seen as events.
+    void syncedAt(ResourceVersion rv, TimeUs now);
+    // What went wrong since the last progress, for the revision-gap message.
+    void noteTrouble(const ApiStatus& status);
     KeyId keyOf(const std::string& ns, const std::string& name);
     QString collectionPath() const;
     ApiStatus statusFromBody(int httpStatus) const;
@@ -151,6 +164,15 @@ private:
     int m_relists = 0;
     TimeUs m_lastEventAt = 0;
     std::optional<ApiStatus> m_rejected;
+
+    RevisionAccount m_account;
+    ResourceVersion m_streamFrom = 0; // the current watch has delivered everything up to it
+    ResourceVersion m_accounted = 0;  // seen or lost up to it
+    struct Trouble {
+        QString what; // "410 Expired: too old resource version: 5 (9)", "ConnectionRefused"
+        int count = 0;
+    };
+    std::vector<Trouble> m_troubles; // since the last progress, in order, a few at most
 };
 
 } // namespace ws

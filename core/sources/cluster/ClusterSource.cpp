@@ -42,6 +42,9 @@ bool ClusterSource::prepare(QString* error) {
         return false;
     }
     m_profile = *profile;
+    if (m_spec.minWatchTimeout)
+        m_profile.minWatchTimeoutSeconds =
+            static_cast<double>(*m_spec.minWatchTimeout) / kUsPerSecond;
     auto targets = resolveClusterTargets(m_spec, error);
     if (!targets)
         return false;
@@ -67,7 +70,7 @@ std::vector<ClusterServerInfo> ClusterSource::serverInfos() const {
 }
 
 QJsonObject ClusterSource::replayInfo() const {
-    return ClusterFrameConsumer::replayInfo(serverInfos(), m_spec.resources, m_profile.name);
+    return ClusterFrameConsumer::replayInfo(serverInfos(), m_spec.resources, m_profile);
 }
 
 bool ClusterSource::open(Pipeline& pipeline, QString* error) {
@@ -172,7 +175,17 @@ TimeUs ClusterSource::poll(Pipeline& pipeline) {
     const Frame tick = ClusterFrameConsumer::tick(now(), false);
     pipeline.frameReceived(tick);
     m_consumer->consume(tick);
+    if (!idle) {
+        QVector<SourceRevisionAccount> accounts = m_consumer->revisionAccounts();
+        const std::lock_guard lock(m_accountsMutex);
+        m_accounts = std::move(accounts);
+    }
     return idle ? milliseconds(5) : 0;
+}
+
+QVector<SourceRevisionAccount> ClusterSource::revisionAccounts() const {
+    const std::lock_guard lock(m_accountsMutex);
+    return m_accounts;
 }
 
 void ClusterSource::close(Pipeline& pipeline) {
@@ -184,6 +197,9 @@ void ClusterSource::close(Pipeline& pipeline) {
     const Frame tick = ClusterFrameConsumer::tick(now(), true);
     pipeline.frameReceived(tick);
     m_consumer->consume(tick);
+    QVector<SourceRevisionAccount> accounts = m_consumer->revisionAccounts();
+    const std::lock_guard lock(m_accountsMutex);
+    m_accounts = std::move(accounts);
 }
 
 QStringList ClusterSource::resources() const {

@@ -11,6 +11,7 @@
 #include <QElapsedTimer>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 namespace ws {
@@ -49,6 +50,8 @@ public:
     void resourceSnapshot(QVector<ResourceSnapshot>& resources) const override;
     // --client-go's profile, and the apiserver's version once discovery found it.
     VersionContext versions() const override;
+    // Copies taken after every poll: safe from any thread while the session runs.
+    QVector<SourceRevisionAccount> revisionAccounts() const override;
 
     const std::vector<ClusterTarget>& targets() const { return m_targets; }
     QStringList warnings() const { return m_warnings; }
@@ -77,6 +80,8 @@ private:
     // --keep-secrets), before the consumer or a capture sees them. One salt per session.
     QByteArray m_secretSalt;
     std::map<int, JsonSecretRedactor> m_secretBodies; // by request id
+    mutable std::mutex m_accountsMutex;
+    QVector<SourceRevisionAccount> m_accounts;
 };
 
 } // namespace ws

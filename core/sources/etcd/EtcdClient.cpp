@@ -270,10 +270,10 @@ std::string EtcdClient::prefixEnd(const std::string& prefix) {
 
 ResourceVersion EtcdClient::rangeAll(const std::string& key, const std::string& rangeEnd,
                                      std::int64_t pageSize, const PageFn& onPage, QString* error,
-                                     bool* compacted) {
+                                     bool* compacted, ResourceVersion atRevision) {
     if (compacted)
         *compacted = false;
-    ResourceVersion listRev = 0;
+    ResourceVersion listRev = atRevision;
     std::string next = key;
     WireRangeResponse page;
     for (;;) {

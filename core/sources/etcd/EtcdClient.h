@@ -87,13 +87,14 @@ public:
     QString currentEndpoint() const;
     void failover(int fromIndex);
 
-    // Paged Range over [key, rangeEnd): the first page fixes the revision, the next pages are
-    // pinned to it. onPage gets each page's kvs. Returns the list revision, or 0 and *error.
-    // *compacted is set when the pinned revision was compacted mid-list (the caller relists).
+    // Paged Range over [key, rangeEnd): the first page fixes the revision (or `atRevision`, when
+    // given), the next pages are pinned to it. onPage gets each page's kvs. Returns the list
+    // revision, or 0 and *error. *compacted is set when the pinned revision was compacted (the
+    // caller relists).
     using PageFn = std::function<void(const WireRangeResponse& page)>;
     ResourceVersion rangeAll(const std::string& key, const std::string& rangeEnd,
                              std::int64_t pageSize, const PageFn& onPage, QString* error,
-                             bool* compacted = nullptr);
+                             bool* compacted = nullptr, ResourceVersion atRevision = 0);
 
     // Writes for the load generator and tests; return the revision of the write, 0 on error.
     ResourceVersion put(const std::string& key, const std::string& value, QString* error);

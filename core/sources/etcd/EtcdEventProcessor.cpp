@@ -128,6 +128,13 @@ struct EtcdEventProcessor::Impl {
     EtcdProcessorStats stats;
     std::uint32_t epoch = 0;
     bool baseline = false;
+    RevisionAccount account;
+    // The last revision the account holds for the current stream: where the next event must
+    // follow on (as the ReliabilityChecker counts it: a new stream starts at its start - 1).
+    ResourceVersion accounted = 0;
+    // The compacted cancel behind the next relist, for the revision-gap it leaves.
+    ResourceVersion compactedFrom = 0;
+    ResourceVersion compactedAt = 0;
     std::deque<std::pair<ResourceVersion, TimeUs>> headTimes;
 
     Impl(Options o, DetectorHub& h, KeyTable& k, EventJournal& j)
@@ -266,6 +273,7 @@ struct EtcdEventProcessor::Impl {
     }
 
     void headSeen(ResourceVersion head) {
+        account.noteHead(head);
         if (head <= stats.headRevision)
             return;
         stats.headRevision = head;
@@ -275,6 +283,7 @@ struct EtcdEventProcessor::Impl {
     }
 
     void syncCacheStats();
+    void reportRelistGap(ResourceVersion listRevision);
 
     double lagSeconds(TimeUs t) {
         while (!headTimes.empty() && headTimes.front().first <= stats.position)
@@ -339,6 +348,11 @@ void EtcdEventProcessor::tick() {
 EtcdProcessorStats EtcdEventProcessor::stats() const {
     std::lock_guard lock(d->mutex);
     return d->stats;
+}
+
+RevisionAccount EtcdEventProcessor::revisionAccount() const {
+    std::lock_guard lock(d->mutex);
+    return d->account;
 }
 
 QVector<EtcdResourceStats> EtcdEventProcessor::resourceStats() const {
@@ -419,6 +433,14 @@ void EtcdEventProcessor::listCompleted(ResourceVersion listRevision, std::int64_
     }
     if (relist && listRevision > d->stats.position)
         d->stats.revisionsByList += listRevision - d->stats.position;
+    if (!relist) {
+        d->account.begin(listRevision + 1); // the list holds everything up to its revision
+    } else if (listRevision > d->accounted) {
+        // The relist restores the state at listRevision, but the events between the watch's
+        // last revision and it are gone: the one place this source loses revisions.
+        d->reportRelistGap(listRevision);
+    }
+    d->accounted = std::max(d->accounted, listRevision);
     d->stats.position = std::max(d->stats.position, listRevision);
     d->stats.listRevision = listRevision;
     ++d->stats.lists;
@@ -451,6 +473,10 @@ void EtcdEventProcessor::watchOpened(ResourceVersion startRevision, const QStrin
     d->stats.endpoint = endpoint;
     if (startRevision == 1)
         d->baseline = true; // replaying the whole history: every key starts absent
+    if (startRevision > 0) {
+        d->account.begin(startRevision); // a watch from a revision, without a list
+        d->accounted = startRevision - 1;
+    }
     for (auto& c : d->caches)
         if (!c->ready() && startRevision > 0)
             c->replace({}, startRevision - 1, d->now());
@@ -537,6 +563,20 @@ void EtcdEventProcessor::watchResponse(const WireWatchResponse& response) {
             rs.lastRv = std::max(rs.lastRv, o.rv);
         }
         st.bytes += static_cast<qint64>(kv.key.size() + kv.value.size());
+        if (o.rv > d->accounted) {
+            if (!d->options.seesEveryRevision) {
+                // A range watch is trusted not to skip its own revisions (etcd's Reliable):
+                // everything since the last one belonged to other keys.
+                d->account.seen({d->accounted + 1, o.rv});
+            } else {
+                // The whole keyspace has an event at every revision; a jump is a loss the
+                // hub's ReliabilityChecker raises as revision-gap, so it is only booked here.
+                if (d->accounted > 0 && o.rv > d->accounted + 1)
+                    d->account.lose({d->accounted + 1, o.rv - 1});
+                d->account.seen(o.rv);
+            }
+            d->accounted = o.rv;
+        }
         if (o.rv > st.lastRevision) {
             ++st.revisions;
             st.lastRevision = o.rv;
@@ -549,6 +589,33 @@ void EtcdEventProcessor::watchResponse(const WireWatchResponse& response) {
     st.position = std::max(st.position, st.lastRevision);
     d->headSeen(std::max(response.headerRevision, st.lastRevision));
     d->hub.watchResponse(d->watcher, d->now(), evs);
+}
+
+void EtcdEventProcessor::Impl::reportRelistGap(ResourceVersion listRevision) {
+    const std::vector<RevisionRange> lost = account.lose({accounted + 1, listRevision});
+    QString cause;
+    if (compactedAt > 0)
+        cause = QStringLiteral("etcd compacted the history the watch needed (watch from %1, "
+                               "compact revision %2)")
+                    .arg(compactedFrom)
+                    .arg(compactedAt);
+    else
+        cause = QStringLiteral("the watch could not resume");
+    for (const RevisionRange& r : lost) {
+        Anomaly a;
+        a.time = now();
+        a.kind = AnomalyKind::RevisionGap;
+        a.severity = Severity::Warning;
+        a.source = AnomalySource::Etcd;
+        a.rv = listRevision;
+        a.watcher = options.watcherId;
+        a.message = QStringLiteral("%1 lost: %2; the relist at %3 restored the state without "
+                                   "their events")
+                        .arg(r.text(), cause)
+                        .arg(listRevision);
+        hub.report(a);
+    }
+    compactedFrom = compactedAt = 0;
 }
 
 void EtcdEventProcessor::Impl::syncCacheStats() {
@@ -568,6 +635,11 @@ void EtcdEventProcessor::watchProgress(ResourceVersion revision) {
     std::lock_guard lock(d->mutex);
     ++d->stats.progressNotifications;
     d->stats.position = std::max(d->stats.position, revision);
+    // Synced and idle at `revision`: nothing since the last event is missing.
+    if (revision > d->accounted && d->accounted > 0) {
+        d->account.seen({d->accounted + 1, revision});
+        d->accounted = revision;
+    }
     d->headSeen(revision);
     for (auto& c : d->caches)
         c->updateResourceVersion(revision); // the cacher's internal bookmark
@@ -579,6 +651,8 @@ void EtcdEventProcessor::watchCompacted(ResourceVersion startRevision,
     std::lock_guard lock(d->mutex);
     ++d->stats.compactedCancels;
     d->stats.compactRevision = std::max(d->stats.compactRevision, compactRevision);
+    d->compactedFrom = startRevision;
+    d->compactedAt = compactRevision;
     d->stats.state = QStringLiteral("relisting");
     ObservedStatus st;
     st.code = 410;
@@ -610,6 +684,23 @@ void EtcdEventProcessor::watchBroken(const QString& message, bool transport,
         a.message = QStringLiteral("undecodable watch response after revision %1: %2")
                         .arg(d->stats.position)
                         .arg(message);
+        d->hub.report(a);
+    } else {
+        // Said once per break, as information: the stream resumes by itself and the revision
+        // account shows whether anything was lost on the way.
+        Anomaly a;
+        a.time = d->now();
+        a.kind = AnomalyKind::StreamError;
+        a.severity = Severity::Info;
+        a.source = AnomalySource::Etcd;
+        a.watcher = d->options.watcherId;
+        a.rv = d->accounted;
+        a.message = QStringLiteral("watch stream broken after revision %1: %2; resuming from "
+                                   "revision %3 in %4 ms")
+                        .arg(d->accounted)
+                        .arg(message)
+                        .arg(d->accounted + 1)
+                        .arg(retryIn.count());
         d->hub.report(a);
     }
     d->hub.watchClosed(d->watcher, d->now(),

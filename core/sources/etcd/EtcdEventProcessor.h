@@ -2,6 +2,7 @@
 
 #include "EtcdWatchStream.h"
 #include "detect/DetectorHub.h"
+#include "detect/RevisionAccount.h"
 #include "kube/KubernetesKeyDecoder.h"
 #include "model/Anomaly.h"
 #include "model/KeyTable.h"
@@ -97,6 +98,12 @@ public:
     void tick();
 
     EtcdProcessorStats stats() const;
+    // The books of every revision the watch was responsible for (issue 14): from the first
+    // list's revision + 1 (or the start revision) to the newest head heard of, each revision seen
+    // (an event, or a progress notification proving there was none) or lost (a relist after a
+    // compacted cancel, raised as revision-gap; a skipped revision, raised by the hub's
+    // ReliabilityChecker). A copy, for any thread.
+    RevisionAccount revisionAccount() const;
     QVector<EtcdResourceStats> resourceStats() const;
     QStringList resources() const;
     // The resource a key belongs to ("(other)" under the prefix without one; empty outside it).

@@ -96,6 +96,10 @@ EtcdProcessorStats EtcdFrameConsumer::stats() const {
     return m_processor->stats();
 }
 
+QVector<SourceRevisionAccount> EtcdFrameConsumer::revisionAccounts() const {
+    return {{QStringLiteral("etcd watch"), m_processor->revisionAccount()}};
+}
+
 QStringList EtcdFrameConsumer::resources() const {
     return m_processor->resources();
 }

@@ -2,6 +2,7 @@
 
 #include "EtcdEventProcessor.h"
 #include "engine/EngineUpdate.h"
+#include "engine/Source.h"
 #include "engine/SourceSpec.h"
 #include "model/Frame.h"
 
@@ -27,6 +28,8 @@ public:
     TimeUs time() const { return m_time; } // of the last frame consumed
 
     EtcdProcessorStats stats() const;
+    // The watch's revision account, as the live source and a replay of its capture keep it.
+    QVector<SourceRevisionAccount> revisionAccounts() const;
     QStringList resources() const;
     qint64 totalEvents() const;
     // `state`: the watcher's state as the source knows it ("connecting" before any answer).

@@ -281,6 +281,10 @@ EtcdProcessorStats EtcdSource::stats() const {
     return m_consumer ? m_consumer->stats() : EtcdProcessorStats{};
 }
 
+QVector<SourceRevisionAccount> EtcdSource::revisionAccounts() const {
+    return m_consumer ? m_consumer->revisionAccounts() : QVector<SourceRevisionAccount>{};
+}
+
 EtcdWatchStream* EtcdSource::stream() const {
     std::lock_guard lock(m_mutex);
     return m_stream.get();

@@ -51,6 +51,7 @@ public:
     void resourceSnapshot(QVector<ResourceSnapshot>& resources) const override;
     // etcd's version from its first Status answer (empty before).
     VersionContext versions() const override;
+    QVector<SourceRevisionAccount> revisionAccounts() const override;
 
     // Synchronously checks that some endpoint answers Status; on failure one clear line (the
     // CLI's `load` prints it and exits non-zero). Blocks: never call it on the GUI thread.

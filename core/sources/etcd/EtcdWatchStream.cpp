@@ -94,12 +94,37 @@ void EtcdWatchStream::sleepFor(std::chrono::milliseconds d) {
     m_wake.wait_for(lock, d, [this] { return m_stopping.load(); });
 }
 
+void EtcdWatchStream::sleepUntilReconnected(std::chrono::milliseconds d, grpc::Channel& channel) {
+    // The backoff spares etcd a storm of retries; it is not there to wait for the network.
+    // After failed attempts (a stall, an etcd restart) it has grown to many seconds, so once
+    // the channel has been down and has a connection again, the watch resumes at once. A
+    // channel that never went down (another endpoint, already connected) waits the backoff.
+    constexpr std::chrono::milliseconds kPoll{100};
+    const auto until = std::chrono::steady_clock::now() + d;
+    bool wasDown = false;
+    std::unique_lock lock(m_mutex);
+    while (!m_stopping) {
+        const auto now = std::chrono::steady_clock::now();
+        if (now >= until)
+            return;
+        m_wake.wait_for(lock, std::min<std::chrono::steady_clock::duration>(until - now, kPoll),
+                        [this] { return m_stopping.load(); });
+        lock.unlock();
+        const grpc_connectivity_state state = channel.GetState(true); // connects an idle channel
+        lock.lock();
+        if (state != GRPC_CHANNEL_READY)
+            wasDown = true;
+        else if (wasDown)
+            return;
+    }
+}
+
 void EtcdWatchStream::waitWhileHeld() {
     std::unique_lock lock(m_mutex);
     m_wake.wait(lock, [this] { return !m_hold || m_stopping.load(); });
 }
 
-bool EtcdWatchStream::listOnce(bool relist) {
+bool EtcdWatchStream::listOnce(bool relist, ResourceVersion atRevision) {
     m_sink.listStarted(relist);
     std::int64_t items = 0;
     QString error;
@@ -110,7 +135,7 @@ bool EtcdWatchStream::listOnce(bool relist) {
             items += static_cast<std::int64_t>(page.kvs.size());
             m_sink.rangePage(page);
         },
-        &error, &compacted);
+        &error, &compacted, atRevision);
     if (rev == 0) {
         m_sink.listFailed(error, compacted);
         return false;
@@ -133,12 +158,15 @@ void EtcdWatchStream::run() {
     };
     bool needList = m_nextRevision.load() == 0;
     bool listedOnce = false;
+    ResourceVersion listAt = 0; // the compact revision of the cancel that asked for the relist
 
     while (!m_stopping) {
         if (needList) {
             if (listedOnce)
                 ++m_relists;
-            if (!listOnce(listedOnce)) {
+            const bool listed = listOnce(listedOnce, listAt);
+            listAt = 0; // compacted further meanwhile, or failed: the next try lists at the head
+            if (!listed) {
                 sleepFor(nextBackoff());
                 continue;
             }
@@ -203,6 +231,7 @@ void EtcdWatchStream::run() {
             if (resp.canceled) {
                 if (resp.compactRevision > 0) {
                     compacted = true;
+                    listAt = resp.compactRevision;
                 } else {
                     canceled = true;
                     cancelReason = QString::fromStdString(resp.cancelReason);
@@ -260,7 +289,13 @@ void EtcdWatchStream::run() {
         m_sink.watchBroken(message, transport, wait);
         if (status.error_code() != grpc::StatusCode::CANCELLED || canceled || !malformed.isEmpty())
             m_client.failover(channelIndex);
-        sleepFor(wait);
+        const bool connectionLost = !canceled && malformed.isEmpty() &&
+                                    (status.error_code() == grpc::StatusCode::UNAVAILABLE ||
+                                     status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED);
+        if (connectionLost)
+            sleepUntilReconnected(wait, *m_client.channel());
+        else
+            sleepFor(wait);
     }
 }
 

@@ -14,8 +14,9 @@
 #include <vector>
 
 namespace grpc {
+class Channel;
 class ClientContext;
-}
+} // namespace grpc
 
 namespace ws {
 
@@ -79,7 +80,9 @@ public:
 
 // One etcd bidi Watch stream on its own thread, kept alive across failures: it resumes from the
 // last delivered revision + 1 after a broken stream (backoff 800 ms -> 30 s, moving to the next
-// endpoint), and relists (paged, pinned) when etcd cancels it as compacted.
+// endpoint), and relists (paged, pinned) when etcd cancels it as compacted: at the compact
+// revision itself, the oldest one etcd still has, so that only the compacted revisions are
+// lost (at the head when that revision is compacted too by the time the list reads it).
 class EtcdWatchStream {
 public:
     EtcdWatchStream(EtcdClient& client, EtcdWatchOptions options, EtcdTransportSink& sink);
@@ -105,8 +108,9 @@ public:
 
 private:
     void sleepFor(std::chrono::milliseconds d);
+    void sleepUntilReconnected(std::chrono::milliseconds d, grpc::Channel& channel);
     void waitWhileHeld();
-    bool listOnce(bool relist);
+    bool listOnce(bool relist, ResourceVersion atRevision);
 
     EtcdClient& m_client;
     EtcdWatchOptions m_options;

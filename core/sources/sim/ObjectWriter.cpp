@@ -83,6 +83,22 @@ void ObjectWriter::populate(TimeUs now, SeededRandom& rng) {
         create(now, rng);
 }
 
+void ObjectWriter::adopt() {
+    const std::string prefix = QString::fromStdString(m_kind).toLower().toStdString() + '-';
+    m_deleted.clear();
+    for (KeyId key : m_keyspace.keysOf(m_resource)) {
+        if (m_keyspace.isExternal(key))
+            continue;
+        const std::string& name = m_keyspace.nameUtf8(key);
+        std::int64_t n = -1;
+        if (name.starts_with(prefix))
+            std::from_chars(name.data() + prefix.size(), name.data() + name.size(), n);
+        m_nextName = std::max(m_nextName, n + 1);
+        if (!m_etcd.exists(key))
+            m_deleted.push_back(key);
+    }
+}
+
 void ObjectWriter::tick(TimeUs now, TimeUs dt, SeededRandom& rng) {
     m_carry += m_rate * static_cast<double>(dt) / kUsPerSecond;
     while (m_carry >= 1.0) {

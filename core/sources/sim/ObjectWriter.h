@@ -19,6 +19,9 @@ public:
     ObjectWriter(SimKeyspace& keyspace, SimEtcd& etcd, int resource, const ResourceSpec& spec);
 
     void populate(TimeUs now, SeededRandom& rng); // the initial objects
+    // Instead of populate(): the store already holds this resource's objects (a served
+    // cluster restored from its state dir); go on writing them, new names after the old.
+    void adopt();
     void tick(TimeUs now, TimeUs dt, SeededRandom& rng);
     void setRate(double writesPerSecond) { m_rate = writesPerSecond; }
     double baseRate() const { return m_spec.writesPerSecond; }

@@ -26,14 +26,15 @@ Simulation::~Simulation() {
 }
 
 std::unique_ptr<Simulation> Simulation::create(const Scenario& scenario, std::uint64_t seed,
-                                               Pipeline& pipeline, QString* error) {
+                                               Pipeline& pipeline, QString* error,
+                                               const Restore& restore) {
     std::unique_ptr<Simulation> sim(new Simulation(scenario, seed, pipeline));
-    if (!sim->build(error))
+    if (!sim->build(error, restore))
         return nullptr;
     return sim;
 }
 
-bool Simulation::build(QString* error) {
+bool Simulation::build(QString* error, const Restore& restore) {
     auto profile = ServerProfile::fromVersion(m_scenario.server.version, error);
     if (!profile)
         return false;
@@ -57,6 +58,8 @@ bool Simulation::build(QString* error) {
         }
         resources.push_back(m_keyspace.addResource(r.name));
     }
+    if (restore && !restore(m_keyspace, m_etcd, error))
+        return false;
     if (m_scenario.recorded) {
         m_scripted = std::make_unique<ScriptedWriter>(m_keyspace, m_etcd, m_scenario.recorded);
         m_scripted->populate();
@@ -64,7 +67,10 @@ bool Simulation::build(QString* error) {
         for (size_t i = 0; i < resources.size(); ++i) {
             m_writers.push_back(std::make_unique<ObjectWriter>(m_keyspace, m_etcd, resources[i],
                                                                m_scenario.resources[i]));
-            m_writers.back()->populate(0, m_rng);
+            if (restore)
+                m_writers.back()->adopt();
+            else
+                m_writers.back()->populate(0, m_rng);
         }
     }
     for (int i = 0; i < m_scenario.server.count; ++i) {

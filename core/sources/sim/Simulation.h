@@ -32,8 +32,12 @@ public:
 
     // Throws nothing; a scenario that cannot be built returns an error from create(). The
     // simulation feeds `pipeline` (its keys, detectors and timeline), which must outlive it.
+    // `restore`, when set, fills etcd instead of the workload's initial objects (its resources
+    // are in the keyspace by then); the workload then goes on from what it wrote.
+    using Restore = std::function<bool(SimKeyspace&, SimEtcd&, QString* error)>;
     static std::unique_ptr<Simulation> create(const Scenario& scenario, std::uint64_t seed,
-                                              Pipeline& pipeline, QString* error);
+                                              Pipeline& pipeline, QString* error,
+                                              const Restore& restore = {});
     ~Simulation();
 
     void step();
@@ -58,7 +62,7 @@ public:
 
 private:
     Simulation(const Scenario& scenario, std::uint64_t seed, Pipeline& pipeline);
-    bool build(QString* error);
+    bool build(QString* error, const Restore& restore);
     void applyFaults();
     void sample();
     void sampleListPressure(); // scenarios with server.memory

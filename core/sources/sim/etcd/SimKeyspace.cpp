@@ -53,4 +53,12 @@ KeyId SimKeyspace::findKey(int resource, const QString& ns, const QString& name)
     return id;
 }
 
+std::vector<KeyId> SimKeyspace::keysOf(int resource) const {
+    std::vector<KeyId> out;
+    for (std::size_t k = 0; k < m_keyResource.size(); ++k)
+        if (m_keyResource[k] == resource)
+            out.push_back(static_cast<KeyId>(k));
+    return out;
+}
+
 } // namespace ws

@@ -35,6 +35,8 @@ public:
     bool isExternal(KeyId key) const { return key < m_external.size() && m_external[key]; }
     // The key of resource/ns/name, kNoKey if it was never added.
     KeyId findKey(int resource, const QString& ns, const QString& name) const;
+    // Every key this keyspace added for `resource`, live or deleted, in id order.
+    std::vector<KeyId> keysOf(int resource) const;
     int resourceOf(KeyId key) const { return m_keyResource[key]; }
     int selectorGroupOf(KeyId key) const { return m_keyGroup[key]; }
     const QString& nameOf(KeyId key) const { return m_keyName[key]; }
