@@ -59,7 +59,7 @@ std::uint32_t AuditRequestTracker::insert(const AuditEvent& e, const std::option
     Open& o = m_slots[slot];
     if (id) {
         o.id = *id;
-        m_byId.emplace(*id, slot);
+        m_byId.insert(*id, slot);
     } else {
         o.name = &m_byName.emplace(e.auditId, slot).first->first;
     }
@@ -89,8 +89,7 @@ bool AuditRequestTracker::add(const AuditEvent& e, QString* error) {
     std::uint32_t slot = kNone;
     const std::optional<AuditId> id = AuditId::fromUuid(e.auditId);
     if (id) {
-        if (auto it = m_byId.find(*id); it != m_byId.end())
-            slot = it->second;
+        slot = m_byId.find(*id);
     } else if (auto it = m_byName.find(e.auditId); it != m_byName.end()) {
         slot = it->second;
     }

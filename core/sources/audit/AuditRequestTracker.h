@@ -3,6 +3,7 @@
 #include "AuditCallers.h"
 #include "AuditEvent.h"
 #include "AuditId.h"
+#include "AuditIdTable.h"
 #include "AuditRequest.h"
 #include "AuditUri.h"
 
@@ -71,7 +72,7 @@ private:
     AuditRequest m_told; // reused
     std::vector<Open> m_slots;
     std::vector<std::uint32_t> m_free;
-    std::unordered_map<AuditId, std::uint32_t, AuditIdHash> m_byId;
+    AuditIdTable m_byId;
     std::unordered_map<std::string, std::uint32_t> m_byName; // auditIDs that are not UUIDs
     std::uint32_t m_oldest = kNone;
     std::uint32_t m_newest = kNone;
