@@ -19,13 +19,16 @@ run() { # name, command...
     local name=$1; shift
     local out; out=$(mktemp)
     /usr/bin/time -v "$@" > /dev/null 2> "$out"
-    local wall rss
+    local wall rss cpu
     wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, p, ":"); s = 0;
                         for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s}' "$out")
     rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$out")
+    # CPU time too (user + system): on a shared machine the wall clock says how busy it was.
+    cpu=$(awk -F': ' '/(User|System) time \(seconds\)/ {s += $2} END {print s}' "$out")
     rm -f "$out"
-    awk -v n="$name" -v w="$wall" -v r="$rss" -v b="$bytes" \
-        'BEGIN {printf "%-22s %8.2f s %9.1f MB/s %9.1f MB peak RSS\n", n, w, b / 1e6 / w, r / 1024}'
+    awk -v n="$name" -v w="$wall" -v r="$rss" -v b="$bytes" -v c="$cpu" \
+        'BEGIN {printf "%-22s %8.2f s %9.1f MB/s %9.1f MB peak RSS %8.2f s CPU\n", n, w,
+                b / 1e6 / w, r / 1024, c}'
 }
 for round in 1 2 3; do
     echo "round $round ($bytes bytes)"

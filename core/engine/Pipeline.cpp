@@ -5,8 +5,21 @@
 
 namespace ws {
 
+namespace {
+// The pipeline's store hands every sample on as it comes (outputs, and the charts, which keep
+// their own history: ui/charts); what it keeps of the past is read back by nothing but the
+// latest value. Its history is bounded in total, not only per series, so that reading a long
+// audit log (thousands of requested_rv series) holds the same memory as reading a short one:
+// 65,536 buckets, 2 MiB of points.
+TimelineLimits pipelineTimelineLimits() {
+    TimelineLimits limits;
+    limits.totalBuckets = 65536;
+    return limits;
+}
+} // namespace
+
 Pipeline::Pipeline(PipelineOptions options)
-    : m_options(std::move(options)), m_hub(m_keys),
+    : m_options(std::move(options)), m_hub(m_keys), m_timeline(pipelineTimelineLimits()),
       m_journal(std::make_shared<EventJournal>(m_options.journal)),
       m_wallStart(QDateTime::currentDateTimeUtc()) {
     if (!m_options.resources.all()) {

@@ -56,6 +56,9 @@ struct Series {
     RingBuffer<TimelinePoint> recent; // the newest fullResolutionSpan, sample by sample
     TimeUs lastTime = 0;
     std::size_t bucketPoints = 0; // sum of pointCount() over buckets
+    // totalBuckets: this series' entries at the front of the store's bucket order whose bucket
+    // went already (past maxBuckets).
+    std::size_t goneBuckets = 0;
 };
 
 } // namespace
@@ -67,12 +70,54 @@ struct TimelineStore::Impl {
     std::vector<Listener> listeners;
     std::function<bool(const QString&)> keep;
     std::size_t retained = 0;
+    // totalBuckets: the series of every bucket made, in the order they were made.
+    RingBuffer<SeriesId> bucketOrder;
+    std::size_t buckets = 0; // kept, over all series
+    std::size_t dropped = 0;
 
     bool valid(SeriesId id) const {
         return id >= 0 && static_cast<std::size_t>(id) < series.size();
     }
 
-    void fold(Series& s, const TimelinePoint& p) {
+    void dropFront(Series& s) {
+        const std::size_t n = pointCount(s.buckets.front());
+        s.bucketPoints -= n;
+        retained -= n;
+        s.buckets.pop_front();
+        --buckets;
+    }
+
+    // Drops the oldest buckets of the store down to totalBuckets.
+    void enforceTotal() {
+        while (buckets > limits.totalBuckets && !bucketOrder.empty()) {
+            Series& s = series[static_cast<std::size_t>(bucketOrder.front())];
+            bucketOrder.pop_front();
+            if (s.goneBuckets > 0) {
+                --s.goneBuckets;
+                continue;
+            }
+            dropFront(s);
+            ++dropped;
+        }
+        // Entries of buckets gone past maxBuckets wait at the front only while the total is
+        // below the bound: rebuilt without them once they are half the order.
+        if (bucketOrder.size() > 2 * buckets + 1024) {
+            RingBuffer<SeriesId> kept;
+            std::vector<std::size_t> skip(series.size());
+            for (std::size_t i = 0; i < series.size(); ++i)
+                skip[i] = std::exchange(series[i].goneBuckets, 0);
+            for (std::size_t i = 0; i < bucketOrder.size(); ++i) {
+                const auto id = static_cast<std::size_t>(bucketOrder[i]);
+                if (skip[id] > 0)
+                    --skip[id];
+                else
+                    kept.push_back(bucketOrder[i]);
+            }
+            bucketOrder = std::move(kept);
+        }
+    }
+
+    void fold(SeriesId id, Series& s, const TimelinePoint& p) {
         const TimeUs index = floorDiv(p.time, limits.bucketSpan);
         if (!s.buckets.empty() && floorDiv(s.buckets.back().min.time, limits.bucketSpan) == index) {
             Bucket& b = s.buckets.back();
@@ -89,12 +134,16 @@ struct TimelineStore::Impl {
         s.buckets.push_back(Bucket{p, p});
         ++s.bucketPoints;
         ++retained;
+        ++buckets;
+        if (limits.totalBuckets > 0)
+            bucketOrder.push_back(id);
         while (s.buckets.size() > static_cast<std::size_t>(limits.maxBuckets)) {
-            const std::size_t dropped = pointCount(s.buckets.front());
-            s.bucketPoints -= dropped;
-            retained -= dropped;
-            s.buckets.pop_front();
+            dropFront(s);
+            if (limits.totalBuckets > 0)
+                ++s.goneBuckets;
         }
+        if (limits.totalBuckets > 0)
+            enforceTotal();
     }
 };
 
@@ -163,7 +212,7 @@ void TimelineStore::append(SeriesId id, TimeUs time, double value) {
 
     const TimeUs horizon = time - d->limits.fullResolutionSpan;
     while (s.recent.front().time < horizon) {
-        d->fold(s, s.recent.front());
+        d->fold(id, s, s.recent.front());
         s.recent.pop_front();
         --d->retained;
     }
@@ -255,6 +304,10 @@ std::vector<TimelinePoint> TimelineStore::decimated(SeriesId id, TimeUs from, Ti
 
 std::size_t TimelineStore::retainedPoints() const {
     return d->retained;
+}
+
+std::size_t TimelineStore::droppedBuckets() const {
+    return d->dropped;
 }
 
 } // namespace ws

@@ -20,11 +20,16 @@ struct TimelinePoint {
 
 // Limits that keep memory bounded on long runs: the newest `fullResolutionSpan` of every series
 // is kept sample by sample; older data is folded into min/max buckets of `bucketSpan` (two points
-// per bucket), and at most `maxBuckets` buckets are kept (the oldest are dropped).
+// per bucket), and at most `maxBuckets` buckets are kept per series (the oldest are dropped).
+// `totalBuckets`, when not 0, bounds the buckets of all series together: past it the oldest
+// bucket of the store (the first folded) is dropped and counted (droppedBuckets()), so the
+// history of thousands of series (an audit log's requested_rv per client) does not grow with
+// the length of what is read.
 struct TimelineLimits {
     TimeUs fullResolutionSpan = seconds(120);
     TimeUs bucketSpan = seconds(1);
     int maxBuckets = 24 * 3600;
+    std::size_t totalBuckets = 0;
 };
 
 // SPEC §3 series per resource: head_rv, cache_rv, buffer_used, buffer_capacity,
@@ -61,6 +66,8 @@ public:
     // Columns split [from, to] evenly; a column with one sample yields one point.
     std::vector<TimelinePoint> decimated(SeriesId id, TimeUs from, TimeUs to, int maxColumns) const;
     std::size_t retainedPoints() const; // total over all series
+    // Buckets dropped for TimelineLimits::totalBuckets (not those past a series' maxBuckets).
+    std::size_t droppedBuckets() const;
 
 private:
     struct Impl;

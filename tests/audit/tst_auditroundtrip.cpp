@@ -95,15 +95,17 @@ private slots:
         AuditRequestTracker tracker(
             {QStringLiteral("audit.log")},
             {[&](const AuditRequest& r) {
-                 if (r.resource == QLatin1String("configmaps"))
-                     rvsSeen[r.client] << r.query.resourceVersion;
+                 // The RV asked for as sent: "" (none), "0" or a number.
+                 if (r.resource() == QLatin1String("configmaps"))
+                     rvsSeen[r.client()]
+                         << (r.rvEmpty ? QString() : QString::number(r.requestedRv));
              },
              [&](const AuditRequest&) { ++open; },
              [&](const AuditRequest& r) {
-                 if (r.resource == QLatin1String("configmaps"))
+                 if (r.resource() == QLatin1String("configmaps"))
                      ++seen[QStringLiteral("%1|%2|%3|%4")
-                                .arg(r.client, r.resource,
-                                     r.watch() ? QStringLiteral("watch") : QStringLiteral("list"))
+                                .arg(r.client(), r.resource(),
+                                     r.watch ? QStringLiteral("watch") : QStringLiteral("list"))
                                 .arg(r.code)];
              }});
         AuditEvent event;

@@ -162,6 +162,53 @@ private slots:
         QCOMPARE(total, store.retainedPoints());
     }
 
+    // totalBuckets bounds the history of all series together: the buckets folded first go
+    // first (counted), whichever series they belong to; per-series maxBuckets still holds.
+    void totalBucketsAcrossSeries() {
+        TimelineLimits limits;
+        limits.fullResolutionSpan = seconds(10);
+        limits.maxBuckets = 50;
+        limits.totalBuckets = 100;
+        TimelineStore store(limits);
+        // Many series, each sampled once a second in turn (an audit log's requested_rv per
+        // client), over 1,000 s: 2,000 buckets would be folded without the bound.
+        constexpr int kSeries = 20;
+        std::vector<SeriesId> ids;
+        for (int s = 0; s < kSeries; ++s)
+            ids.push_back(store.series(QStringLiteral("pods"), QStringLiteral("rv:c%1").arg(s)));
+        std::size_t listened = 0;
+        store.addListener([&listened](SeriesId, TimeUs, double) { ++listened; });
+        constexpr int kSeconds = 1000;
+        for (int t = 0; t < kSeconds; ++t)
+            for (int s = 0; s < kSeries; ++s)
+                store.append(ids[std::size_t(s)], seconds(t) + s, double(t * 100 + s));
+        QCOMPARE(listened, std::size_t(kSeconds * kSeries)); // listeners see every sample
+        std::size_t buckets = 0, recent = 0;
+        for (SeriesId id : ids) {
+            const auto points = store.points(id);
+            QVERIFY(timeOrdered(points));
+            QCOMPARE(points.back().value, double((kSeconds - 1) * 100 + id));
+            for (const TimelinePoint& p : points)
+                (p.time >= seconds(kSeconds - 1 - 10) ? recent : buckets) += 1;
+            // Each series keeps its newest folded seconds, none older than the bound allows.
+            QVERIFY(points.front().time >= seconds(kSeconds - 11 - 100 / kSeries - 1));
+        }
+        QCOMPARE(buckets, std::size_t(100)); // one point per bucket: one sample each
+        QCOMPARE(store.retainedPoints(), buckets + recent);
+        // Every bucket folded beyond the 100 kept was dropped and counted.
+        const std::size_t folded = std::size_t(kSeries) * (kSeconds - 11);
+        QCOMPARE(store.droppedBuckets(), folded - 100);
+
+        // No bound (the default): nothing dropped but what maxBuckets drops, and not counted.
+        limits.totalBuckets = 0;
+        TimelineStore unbounded(limits);
+        const SeriesId one = unbounded.series(QStringLiteral("pods"), QStringLiteral("x"));
+        for (int t = 0; t < kSeconds; ++t)
+            unbounded.append(one, seconds(t), t);
+        QCOMPARE(unbounded.droppedBuckets(), std::size_t(0));
+        QCOMPARE(unbounded.points(one).front().time, seconds(kSeconds - 1 - 10 - 50));
+    }
+
     void decimationKeepsExtremes_data() {
         QTest::addColumn<int>("columns");
         QTest::addColumn<TimeUs>("from");

@@ -12,8 +12,31 @@ AuditMerger::AuditMerger(std::vector<std::unique_ptr<AuditStream>>& streams,
     m_wall.start();
 }
 
+const AuditMerger::Held& AuditMerger::top() const {
+    if (m_heap.empty())
+        return m_inOrder.front();
+    if (m_inOrder.empty() || Later{}(m_inOrder.front(), m_heap.top()))
+        return m_heap.top();
+    return m_inOrder.front();
+}
+
+void AuditMerger::push(const Held& h) {
+    // seq grows, so an event not earlier than the FIFO's last keeps it sorted.
+    if (m_inOrder.empty() || h.time >= m_inOrder.back().time)
+        m_inOrder.push_back(h);
+    else
+        m_heap.push(h);
+}
+
+void AuditMerger::pop() {
+    if (!m_heap.empty() && (m_inOrder.empty() || Later{}(m_inOrder.front(), m_heap.top())))
+        m_heap.pop();
+    else
+        m_inOrder.pop_front();
+}
+
 bool AuditMerger::safe(const Held& top) const {
-    if (m_heap.size() >= m_maxHeld)
+    if (held() >= m_maxHeld)
         return true;
     for (const Input& in : m_inputs) {
         if (in.phase == Phase::Reading && in.last < top.time + m_window)
@@ -24,7 +47,7 @@ bool AuditMerger::safe(const Held& top) const {
 
 AuditMerger::Status AuditMerger::next(AuditEvent* out) {
     for (;;) {
-        if (!m_heap.empty() && safe(m_heap.top()))
+        if (!empty() && safe(top()))
             break;
         // Read from the stream that holds the others back: the one furthest behind.
         int pick = -1;
@@ -40,21 +63,21 @@ AuditMerger::Status AuditMerger::next(AuditEvent* out) {
                     waiting = true;
                     m_inputs[i].phase = Phase::Reading; // try again on the next call
                 }
-            if (!waiting && m_heap.empty())
+            if (!waiting && empty())
                 return Status::Done;
             if (!waiting)
                 break;
-            if (m_heap.empty())
+            if (empty())
                 return Status::Waiting;
             int live = 0; // streams not done: with one, nothing can come from another
             for (const Input& in : m_inputs)
                 live += in.phase != Phase::Done;
-            if (live > 1 && m_wall.elapsed() - m_heap.top().arrivedMs < m_window / kUsPerMs) {
+            if (live > 1 && m_wall.elapsed() - top().arrivedMs < m_window / kUsPerMs) {
                 // Hold the window back for a stream that has not caught up yet.
                 TimeUs newest = std::numeric_limits<TimeUs>::min();
                 for (const Input& in : m_inputs)
                     newest = std::max(newest, in.last);
-                if (m_heap.top().time > newest - m_window)
+                if (top().time > newest - m_window)
                     return Status::Waiting;
             }
             break;
@@ -71,7 +94,7 @@ AuditMerger::Status AuditMerger::next(AuditEvent* out) {
         case AuditStream::Status::Event:
             m_freeSlots.pop_back();
             in.last = std::max(in.last, event.stageTime);
-            m_heap.push(Held{event.stageTime, m_seq++, m_wall.elapsed(), slot});
+            push(Held{event.stageTime, m_seq++, m_wall.elapsed(), slot});
             break;
         case AuditStream::Status::Waiting:
             in.phase = Phase::Waiting;
@@ -81,8 +104,8 @@ AuditMerger::Status AuditMerger::next(AuditEvent* out) {
             break;
         }
     }
-    const Held h = m_heap.top();
-    m_heap.pop();
+    const Held h = top();
+    pop();
     AuditEvent& event = m_slots[h.slot];
     m_freeSlots.push_back(h.slot);
     if (h.time < m_lastOut) {

@@ -3,6 +3,7 @@
 #include "AuditEvent.h"
 
 #include <QElapsedTimer>
+#include <deque>
 #include <memory>
 #include <queue>
 #include <vector>
@@ -25,7 +26,7 @@ public:
 
     enum class Status { Event, Waiting, Done };
     Status next(AuditEvent* out);
-    std::size_t held() const { return m_heap.size(); }
+    std::size_t held() const { return m_inOrder.size() + m_heap.size(); }
 
 private:
     // The heap orders small entries; the events wait in slots (moving a whole event at every
@@ -48,12 +49,20 @@ private:
     };
 
     bool safe(const Held& top) const;
+    // The events held, in (time, read order): those read in order wait in a FIFO, only the
+    // ones that came early go through the heap (a log is nearly in order: a heap step per
+    // event was a twentieth of the source's time).
+    bool empty() const { return m_inOrder.empty() && m_heap.empty(); }
+    const Held& top() const;
+    void push(const Held& h);
+    void pop();
 
     std::vector<std::unique_ptr<AuditStream>>& m_streams;
     AuditProblems& m_problems;
     TimeUs m_window;
     std::size_t m_maxHeld;
     std::vector<Input> m_inputs;
+    std::deque<Held> m_inOrder;
     std::priority_queue<Held, std::vector<Held>, Later> m_heap;
     std::vector<AuditEvent> m_slots;
     std::vector<std::uint32_t> m_freeSlots;

@@ -40,14 +40,25 @@ public:
     void resourceSnapshot(QVector<ResourceSnapshot>& resources) const;
 
 private:
+    // What the watcher table's `detail` says, kept as numbers and written out only when a
+    // snapshot is taken (formatting it at every request was a tenth of the source's time).
+    struct Detail {
+        enum class Kind : std::uint8_t { None, Listing, Watching, Done } kind = Kind::None;
+        bool watch = false;
+        int code = 0;
+        TimeUs duration = 0;
+    };
     struct Client {
         WatcherId hubId = -1;
-        WatcherSnapshot row; // what the watcher table shows
+        mutable WatcherSnapshot row; // what the watcher table shows (detail written on demand)
+        Detail detail;
+        mutable bool detailStale = false;
         bool listed = false;
         SeriesId requestedRv = kHiddenSeries;
         TimeUs lastArrival = 0; // of the latest request told to the regression check (epoch µs)
     };
     struct Resource {
+        QString name;
         qint64 lists = 0;
         qint64 watches = 0;
         qint64 listsInflight = 0;
@@ -56,9 +67,20 @@ private:
         SeriesId requestsWatch = kHiddenSeries;
         SeriesId listInflight = kHiddenSeries;
     };
+    // A caller's client and resource, found once per caller (by its index).
+    struct Known {
+        int client = -1;
+        int resource = -1;
+    };
 
-    Client& client(const AuditRequest& r);
-    Resource& resource(const QString& name);
+    Known& known(const AuditRequest& r);
+    Client& client(const AuditRequest& r) { return m_clients[std::size_t(known(r).client)]; }
+    Resource& resource(const AuditRequest& r) {
+        return m_resources[std::size_t(known(r).resource)];
+    }
+    int findClient(const AuditRequest& r);
+    int findResource(const QString& name);
+    static void setDetail(Client& c, Detail d);
     TimeUs at(TimeUs epochUs);
     void sample(SeriesId series, TimeUs t, double value);
     static ObservedStatus status(const AuditRequest& r);
@@ -68,8 +90,10 @@ private:
     TimeUs m_now = 0;
     std::vector<Client> m_clients;
     QHash<QString, int> m_clientIndex; // by watcher id
-    QHash<QString, Resource> m_resources;
+    std::vector<Resource> m_resources;
+    QHash<QString, int> m_resourceIndex;
     QStringList m_resourceNames;
+    std::vector<Known> m_known; // by AuditCaller::index
 };
 
 } // namespace ws
