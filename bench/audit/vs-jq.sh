@@ -3,15 +3,20 @@
 # source through `watchscope-cli record`, and `jq -c 'select(.verb=="list")'`, side by side,
 # interleaved, 3 rounds each, each under /usr/bin/time -v (elapsed, peak RSS).
 #
-#   bench/audit/vs-jq.sh [BUILD_DIR] [SIZE]      (default: build, 1G)
-# The generated file is deleted at the end.
+#   bench/audit/vs-jq.sh [BUILD_DIR] [SIZE] [LOG]      (default: build, 1G)
+# The generated file is deleted at the end. LOG: a log gen-audit-log.py wrote before (same size
+# and seed: the same bytes), used as it is and kept.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 build="${1:-$here/../../build}"
 size="${2:-1G}"
-file="$(mktemp -d)/audit.log"
-trap 'rm -rf "$(dirname "$file")"' EXIT
-python3 "$here/gen-audit-log.py" "$file" --size "$size"
+if [[ -n "${3:-}" ]]; then
+    file="$3"
+else
+    file="$(mktemp -d)/audit.log"
+    trap 'rm -rf "$(dirname "$file")"' EXIT
+    python3 "$here/gen-audit-log.py" "$file" --size "$size"
+fi
 bytes=$(stat -c %s "$file")
 cat "$file" > /dev/null # into the page cache: every run reads it from memory
 

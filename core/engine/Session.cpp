@@ -325,13 +325,14 @@ void Session::stopLater() {
     connect(m_thread, &QThread::finished, this, &QObject::deleteLater);
 }
 
-bool Session::runHere(const std::function<void(const EngineUpdate&)>& publish, QString* error) {
+bool Session::runHere(const std::function<void(const EngineUpdate&)>& publish, QString* error,
+                      TimeUs publishInterval) {
     if (!prepare(error))
         return false;
     std::vector<Source*> sources;
     for (auto& s : m_sources)
         sources.push_back(s.get());
-    SessionLoop loop(m_pipeline, sources);
+    SessionLoop loop(m_pipeline, sources, publishInterval);
     m_running = true;
     const bool ok = loop.run(
         m_stop,

@@ -64,8 +64,10 @@ public:
     QString failure() const;       // the message of failed(), if any
 
     // Runs the whole session on the calling thread (the CLI, tests): `publish` sees every
-    // update as it is made. False with *error when a source failed.
-    bool runHere(const std::function<void(const EngineUpdate&)>& publish, QString* error);
+    // update as it is made, at most every `publishInterval` of wall time. False with *error
+    // when a source failed.
+    bool runHere(const std::function<void(const EngineUpdate&)>& publish, QString* error,
+                 TimeUs publishInterval = milliseconds(33));
 
     // Empty, or one line on why this session cannot be written to a capture (the words of
     // `record --out`): a source that cannot be replayed (a cluster, today), a replay of a
