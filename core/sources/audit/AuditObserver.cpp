@@ -59,6 +59,7 @@ ObservedStatus AuditObserver::status(const AuditRequest& r) {
     s.reason = r.reason;
     s.message = r.message;
     s.requestedRv = r.requestedRv();
+    s.server = r.apiserver;
     return s;
 }
 
@@ -106,17 +107,14 @@ void AuditObserver::watchOpened(const AuditRequest& r) {
     watch.selector = r.selector();
     watch.timeoutSeconds = r.query.timeoutSeconds;
     if (r.query.sendInitialEvents.value_or(false)) {
-        // A watch-list is client-go's list (relist-storm counts it); its initial-events-end
-        // bookmark is in the response body, which no audit level below RequestResponse
-        // keeps: it is not waited for (initial-events-stalled would fire on every one).
-        ListRequest list;
-        list.rv = watch.rv;
-        list.rvEmpty = watch.rvEmpty;
-        list.isRelist = c.listed;
+        // A watch-list is how client-go syncs (the client's row counts its resyncs), but for
+        // the apiserver it is a watch the cache streams, no LIST: relist-storm does not count
+        // it. Its initial-events-end bookmark is in the response body, which no audit level
+        // below RequestResponse keeps: it is not waited for (initial-events-stalled would fire
+        // on every one), so the request goes to the detectors as a plain watch.
         if (c.listed)
             ++c.row.relists;
         c.listed = true;
-        m_pipeline.hub().listStarted(c.hubId, t, list);
     }
     c.row.detail = QStringLiteral("watching");
     m_pipeline.hub().watchOpened(c.hubId, t, watch);
