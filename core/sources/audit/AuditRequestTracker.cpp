@@ -16,8 +16,10 @@ bool AuditRequestTracker::begin(const AuditEvent& e, Open* open, QString* error)
     // (RequestInfo turns list+watch=true into watch; watch paths of old clients too).
     r.query.verb = e.watch ? ApiRequest::Verb::Watch : ApiRequest::Verb::List;
     r.auditId = QString::fromStdString(e.auditId);
-    r.client = QStringLiteral("%1 (%2)").arg(QString::fromStdString(e.username),
-                                             QString::fromStdString(e.userAgent));
+    // A request that failed authentication names no user ("user":{}).
+    r.client = QStringLiteral("%1 (%2)").arg(
+        e.username.empty() ? QStringLiteral("unauthenticated") : QString::fromStdString(e.username),
+        QString::fromStdString(e.userAgent));
     const QString resource =
         e.resource.empty() ? r.query.resource : QString::fromStdString(e.resource);
     const QString group = e.resource.empty() ? r.query.group : QString::fromStdString(e.apiGroup);
@@ -50,8 +52,13 @@ bool AuditRequestTracker::add(const AuditEvent& e, QString* error) {
     }
     Open& open = it->second;
     AuditRequest& r = open.request;
-    const bool ends = e.stage == AuditStage::ResponseComplete || e.stage == AuditStage::Panic;
-    if (r.watch() && !open.watchOpened && (e.stage == AuditStage::ResponseStarted || ends)) {
+    // A 401 is the only stage kube-apiserver writes for a request that failed authentication
+    // (filters/authn_audit.go): its ResponseStarted ends it.
+    const bool refused = e.stage == AuditStage::ResponseStarted && e.code == 401;
+    const bool ends =
+        e.stage == AuditStage::ResponseComplete || e.stage == AuditStage::Panic || refused;
+    if (r.watch() && !open.watchOpened && !refused &&
+        (e.stage == AuditStage::ResponseStarted || ends)) {
         open.watchOpened = true;
         r.started = e.stage == AuditStage::ResponseStarted ? e.stageTime : r.received;
         m_listener.watchOpened(r);
