@@ -362,7 +362,7 @@ private slots:
         QCOMPARE(watchers.size(), clients);
     }
 
-    // list-timeout-loop's fix: a --request-timeout above the list's 75 s; back at 60 s it loops.
+    // list-timeout-loop's fix: a --request-timeout above a page's 83 s; back at 60 s it loops.
     void listTimeoutLoopFixedByRequestTimeout() {
         Scenario s = load(QStringLiteral("list-timeout-loop"));
         s.server.requestTimeout = seconds(120);
