@@ -148,7 +148,6 @@ void DetectorHub::watchOpened(WatcherId w, TimeUs now, const WatchRequest& reque
     d->terminated.onWatchOpened(w, now);
     d->cacheNotReady.onWatchOpened(w, now);
     d->initialEvents.onWatchOpened(w, now, request);
-    d->relistStorm.onWatchOpened(w, now, request);
     d->states.onWatchOpened(w, request);
     if (d->ctx.checksKeyHistory(w))
         d->keyHistory.onWatchOpened(w, request);

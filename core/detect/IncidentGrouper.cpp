@@ -18,9 +18,13 @@ bool IncidentGrouper::perWatcher(AnomalyKind kind) {
     }
 }
 
+QString IncidentGrouper::scopeOf(const Anomaly& a) {
+    return perWatcher(a.kind) && a.apiserver.isEmpty() ? a.watcher : QString();
+}
+
 const Incident& IncidentGrouper::assign(Anomaly& a) {
-    const QString scope = perWatcher(a.kind) ? a.watcher : QString();
-    const GroupKey key{static_cast<int>(a.kind), a.resource, scope};
+    const QString scope = scopeOf(a);
+    const GroupKey key{static_cast<int>(a.kind), a.resource, scope, a.apiserver};
     auto open = m_open.find(key);
     if (open == m_open.end() || a.time - m_incidents[open->second].incident.last > kEpisodeGap) {
         State s;
@@ -28,6 +32,7 @@ const Incident& IncidentGrouper::assign(Anomaly& a) {
         s.incident.kind = a.kind;
         s.incident.resource = a.resource;
         s.incident.scope = scope;
+        s.incident.apiserver = a.apiserver;
         s.incident.severity = a.severity;
         s.incident.first = a.time;
         s.incident.firstMessage = a.message;

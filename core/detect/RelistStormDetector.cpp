@@ -19,21 +19,9 @@ void RelistStormDetector::addWatcher(WatcherId w) {
         ++m_resources[static_cast<size_t>(index)].registered;
     m_resourceOf.push_back(index);
     m_inWindow.push_back(0);
-    m_listed.push_back(false);
-}
-
-void RelistStormDetector::onWatchOpened(WatcherId w, TimeUs now, const WatchRequest& request) {
-    if (!request.sendInitialEvents)
-        return;
-    ListRequest asList;
-    asList.rv = request.rv;
-    asList.rvEmpty = request.rvEmpty;
-    asList.isRelist = m_listed[static_cast<size_t>(w)];
-    onListStarted(w, now, asList);
 }
 
 void RelistStormDetector::onListStarted(WatcherId w, TimeUs now, const ListRequest& request) {
-    m_listed[static_cast<size_t>(w)] = true;
     if (!request.isRelist)
         return;
     const DetectorThresholds& t = m_ctx.thresholds();

@@ -16,10 +16,12 @@ public:
     explicit RelistStormDetector(DetectorContext& ctx) : m_ctx(ctx) {}
 
     void addWatcher(WatcherId w);
+    // Only LISTs count. A watch-list (sendInitialEvents, client-go WatchListClient) is a watch:
+    // the cache streams its initial state one object at a time, with no response built in
+    // memory and no etcd read, so a thousand of them at once are not the storm this warns of
+    // (kubernetes-watch.md §9, KEP-3157); a watch-list the server refuses falls back to a LIST,
+    // which counts.
     void onListStarted(WatcherId w, TimeUs now, const ListRequest& request);
-    // A watch-list (sendInitialEvents) is how client-go 0.27+ with WatchListClient relists: after
-    // a watcher's first list or watch-list, each one counts as a relist.
-    void onWatchOpened(WatcherId w, TimeUs now, const WatchRequest& request);
 
 private:
     struct Relist {
@@ -39,7 +41,6 @@ private:
     std::vector<Resource> m_resources;
     std::vector<int> m_resourceOf; // per watcher
     std::vector<int> m_inWindow;   // per watcher: its relists in the window
-    std::vector<bool> m_listed;    // per watcher: it has listed (or watch-listed) before
 };
 
 } // namespace ws

@@ -92,6 +92,10 @@ void AnomalyJsonlWriter::appendFields(std::string& out, const Anomaly& a) {
         out += ",\"watcher\":";
         appendJsonString(out, a.watcher);
     }
+    if (!a.apiserver.isEmpty()) {
+        out += ",\"apiserver\":";
+        appendJsonString(out, a.apiserver);
+    }
     out += ",\"message\":";
     appendJsonString(out, a.message);
     if (a.incident > 0) {
@@ -161,6 +165,8 @@ std::optional<Anomaly> AnomalyJsonlWriter::parseLine(QByteArrayView line,
         return badKey("key");
     if (!text("watcher", false, &a.watcher))
         return badKey("watcher");
+    if (!text("apiserver", false, &a.apiserver))
+        return badKey("apiserver");
     if (!text("message", true, &a.message))
         return badKey("message");
 

@@ -816,19 +816,41 @@ void tooLargeRv(const Anomaly& a, const Facts& f, Writer& t) {
 }
 
 void retryLoop(const Anomaly& a, const Facts& f, Writer& t) {
-    const QString code = captured(a.message, "^(\\d{3})");
-    const QString times = captured(a.message, "received (\\d+) times");
+    // "504 Timeout received 5 times in a row ...", or a connection failure without a status:
+    // "connection reset 5 times in a row ...".
+    const QString code = captured(a.message, "^(\\d{3})\\b");
+    const QString times = captured(a.message, "(\\d+) times in a row");
+    const QString failure =
+        code.isEmpty() ? captured(a.message, "^(.+?) \\d+ times in a row") : QString();
+    const QString error = !code.isEmpty()      ? QLatin1Char(' ') + code
+                          : !failure.isEmpty() ? QStringLiteral(" (%1)").arg(failure)
+                                               : QString();
     t.what << QStringLiteral("%1 got the same error%2%3 without moving its RV%4.")
                   .arg(a.watcher.isEmpty() ? QStringLiteral("A watcher")
                                            : QStringLiteral("Watcher %1").arg(a.watcher),
-                       code.isEmpty() ? QString() : QLatin1Char(' ') + code,
-                       times.isEmpty() ? QString() : QStringLiteral(" %1 times").arg(times),
+                       error, times.isEmpty() ? QString() : QStringLiteral(" %1 times").arg(times),
                        a.rv ? QStringLiteral(" (it stays at %1)").arg(a.rv) : QString());
     QString backoff = QStringLiteral(
         "client-go's reflector retries ListAndWatch with a backoff of 800 ms growing to 30 s "
         "(factor 2, jitter 1, reset after 2 min; 0.18+), 0.16/0.17 on a fixed 1 s period. A "
         "retry that asks for the same thing gets the same answer.");
     t.why << backoff;
+    if (!failure.isEmpty()) {
+        const QString server =
+            a.apiserver.isEmpty() ? QStringLiteral("the apiserver") : a.apiserver;
+        t.why << QStringLiteral("No HTTP status came back (%1): %2 could not be reached. It was "
+                                "down (OOM-killed, restarting, partitioned), or a load balancer "
+                                "still sent connections to it and reset them. Every client sent "
+                                "there loops the same way: the incident is %2's, with the "
+                                "clients it touched counted.")
+                     .arg(failure, server);
+        t.fix << QStringLiteral("Find why %1 is down: its logs and restarts, OOM kills (see "
+                                "list-pressure: a burst of LISTs can exhaust its memory), "
+                                "/readyz. Let the load balancer health-check /readyz so it stops "
+                                "sending clients to a dead apiserver.")
+                     .arg(server);
+        return;
+    }
     if (code == QLatin1String("504") ||
         a.message.contains(QLatin1String("Too large resource version"))) {
         t.why << QStringLiteral("Here the error is 504 \"Too large resource version\": the "

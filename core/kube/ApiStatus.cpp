@@ -81,8 +81,9 @@ QByteArray ApiStatus::toJson() const {
     return QByteArray::fromStdString(o);
 }
 
-ObservedStatus ApiStatus::toObserved(ResourceVersion requested) const {
+ObservedStatus ApiStatus::toObserved(ResourceVersion requested, const QString& server) const {
     ObservedStatus s;
+    s.server = server;
     s.code = code;
     s.reason = reason;
     s.message = message;

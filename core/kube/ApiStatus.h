@@ -34,7 +34,8 @@ struct ApiStatus {
     QString listContinue;
 
     QByteArray toJson() const;
-    ObservedStatus toObserved(ResourceVersion requested = 0) const;
+    // server: the apiserver the request went to, where the caller knows it.
+    ObservedStatus toObserved(ResourceVersion requested = 0, const QString& server = {}) const;
 
     static ApiStatus tooOld(const ServerProfile& profile, ResourceVersion requested,
                             ResourceVersion oldestMinusOne);

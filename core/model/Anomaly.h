@@ -21,6 +21,10 @@ struct Anomaly {
     QString key;            // empty: not applicable
     ResourceVersion rv = 0; // 0: not applicable
     QString watcher;        // empty: not applicable
+    // The apiserver whose failure this is, when the cause is the server and not the client (a
+    // retry loop of connection failures to a dead apiserver): its incident spans that
+    // apiserver's clients instead of being each client's own. Empty: not applicable.
+    QString apiserver;
     QString message;
     std::int64_t incident = 0; // the Incident it belongs to (0: not grouped yet)
 };

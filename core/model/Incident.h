@@ -18,6 +18,9 @@ struct Incident {
     AnomalyKind kind = AnomalyKind::StreamError;
     QString resource;
     QString scope; // the watcher, for kinds that are one client's own failure; empty: resource-wide
+    // The apiserver whose failure it is (Anomaly::apiserver): one incident across its clients,
+    // listed in watchers; empty: none.
+    QString apiserver;
     Severity severity = Severity::Info; // the worst of its anomalies
     TimeUs first = 0;
     TimeUs last = 0;

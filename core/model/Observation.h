@@ -71,12 +71,14 @@ struct ApiserverMemory {
 };
 
 struct ObservedStatus {
-    int code = 0;    // 410, 504, 500, ... (an etcd compacted cancel is reported as 410)
+    int code = 0;    // 410, 504, 500, ... (an etcd compacted cancel is reported as 410); 0: no
+                     // HTTP status, the connection failed (refused, reset, timeout)
     QString reason;  // "Expired", "Gone", "Timeout", "InternalError", "Compacted"
     QString message; // the server's message, verbatim
     ResourceVersion requestedRv = 0;
     ResourceVersion compactRevision = 0; // etcd compacted cancel
     int retryAfterSeconds = 0;           // details.retryAfterSeconds / Retry-After (429, 504)
+    QString server; // the apiserver the request went to, where the source knows it
 };
 
 enum class WatchCloseReason : std::uint8_t {

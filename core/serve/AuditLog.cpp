@@ -106,10 +106,13 @@ std::string AuditLog::eventJson(const AuditRecord& r, Stage stage, int code,
     appendJsonString(out, r.requestUri);
     out += R"(,"verb":)";
     appendJsonString(out, r.verb);
-    out += R"(,"user":{"username":)";
-    if (r.user.isEmpty()) {
+    if (r.failedAuthentication) {
+        out += R"(,"user":{})"; // no user: every field of UserInfo is omitempty
+    } else if (r.user.isEmpty()) {
+        out += R"(,"user":{"username":)";
         out += R"("system:anonymous","groups":["system:unauthenticated"]})";
     } else {
+        out += R"(,"user":{"username":)";
         appendString(out, r.user);
         out += R"(,"groups":[)";
         for (qsizetype i = 0; i < r.groups.size(); ++i) {
@@ -158,7 +161,7 @@ std::string AuditLog::eventJson(const AuditRecord& r, Stage stage, int code,
     out += R"(","stageTimestamp":")";
     out += microTime(stage == Stage::RequestReceived ? r.receivedUnixUs : nowUnixUs);
     out += '"';
-    if (stage != Stage::RequestReceived) {
+    if (stage != Stage::RequestReceived && !r.failedAuthentication) {
         // The authorizer runs inside the audit filter: its annotations are on the later stages
         // only. AlwaysAllow and this server's group check give no reason.
         out += R"(,"annotations":{"authorization.k8s.io/decision":")";

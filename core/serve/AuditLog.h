@@ -13,8 +13,11 @@ namespace ws {
 // omits no stage. One audit.k8s.io/v1 Event per JSON line and stage, as
 // k8s.io/apiserver/pkg/endpoints/filters/audit.go writes them: RequestReceived when the request
 // arrives, ResponseStarted when a long-running request (a watch) sends its headers, and
-// ResponseComplete when the response is over. Each line is flushed when written, so a reader
-// following the file sees every finished stage.
+// ResponseComplete when the response is over. A request that fails authentication (401) is one
+// ResponseStarted line and nothing else (filters/authn_audit.go WithFailedAuthenticationAudit:
+// the authentication filter runs outside the audit filter, and its failed handler writes the
+// event when the 401 header goes out). Each line is flushed when written, so a reader following
+// the file sees every finished stage.
 class AuditLog {
 public:
     enum class Stage { RequestReceived, ResponseStarted, ResponseComplete };

@@ -16,6 +16,9 @@ struct AuditRecord {
     std::string verb;       // get/list/watch/create/update/delete/patch/deletecollection, or the
                             // lowercase method of a non-resource request
     QString user;           // empty: system:anonymous
+    // Authentication failed (401): the event names no user at all ("user":{}) and the authorizer
+    // never ran, so it has no annotations (filters/authn_audit.go).
+    bool failedAuthentication = false;
     QStringList groups;
     std::string sourceIp;
     std::string userAgent;

@@ -219,25 +219,43 @@ private:
             if (!user)
                 user = m_ctx.auth.fromAuthorization(
                     QString::fromStdString(std::string(req[http::field::authorization])));
-            if (!user)
-                return respond(401, "application/json", unauthorizedBody(), {});
+            if (!user) {
+                // kube-apiserver audits the refusal too: one ResponseStarted event with the 401
+                // and no user (filters/authn_audit.go), nothing before or after it.
+                std::string body = unauthorizedBody();
+                if (std::optional<AuditRecord> refused = auditRecord(info, req, receivedUs)) {
+                    refused->failedAuthentication = true;
+                    m_ctx.audit.write(*refused, AuditLog::Stage::ResponseStarted, 401, body,
+                                      AuditLog::nowUnixUs());
+                }
+                return respond(401, "application/json", std::move(body), {});
+            }
             info.user = user->name;
             info.groups = user->groups;
         }
-        // A restarting apiserver drops the request unseen: nothing to audit.
-        if (m_ctx.audit.isOpen() && m_ctx.handler.accepting()) {
-            m_audit =
-                AuditRecord::forRequest(m_requestAuditId, info.method, info.target, receivedUs);
-            m_audit->user = info.user;
-            m_audit->groups = info.groups;
-            beast::error_code ec;
-            const auto peer = beast::get_lowest_layer(m_stream).socket().remote_endpoint(ec);
-            if (!ec)
-                m_audit->sourceIp = peer.address().to_string();
-            m_audit->userAgent = std::string(req[http::field::user_agent]);
+        m_audit = auditRecord(info, req, receivedUs);
+        if (m_audit)
             m_ctx.audit.write(*m_audit, AuditLog::Stage::RequestReceived, 0, {}, receivedUs);
-        }
         m_ctx.handler.handle(info, sinkFor());
+    }
+
+    // What the audit filter records of a request, or none when nothing is audited: no log, or a
+    // restarting apiserver that drops the request unseen.
+    std::optional<AuditRecord> auditRecord(const HttpRequestInfo& info,
+                                           const http::request<http::string_body>& req,
+                                           std::int64_t receivedUs) {
+        if (!m_ctx.audit.isOpen() || !m_ctx.handler.accepting())
+            return std::nullopt;
+        AuditRecord r =
+            AuditRecord::forRequest(m_requestAuditId, info.method, info.target, receivedUs);
+        r.user = info.user;
+        r.groups = info.groups;
+        beast::error_code ec;
+        const auto peer = beast::get_lowest_layer(m_stream).socket().remote_endpoint(ec);
+        if (!ec)
+            r.sourceIp = peer.address().to_string();
+        r.userAgent = std::string(req[http::field::user_agent]);
+        return r;
     }
 
     std::shared_ptr<ResponseSink> sinkFor();

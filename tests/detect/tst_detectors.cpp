@@ -13,7 +13,7 @@
 //                                           PREV (prev_kv's value) give the event content,
 //                                           create_revision then being the key's last A
 //   prog W RV [end]                         watchProgress (end: initial-events-end)
-//   err W CODE REASON [MSG] [req=N] [compact=N]    watchError
+//   err W CODE REASON [MSG] [req=N] [compact=N] [srv=NAME]    watchError (srv: the apiserver asked)
 //   list W [relist] [empty] [rv=N]          listStarted
 //   listed W RV ITEMS                       listCompleted
 //   lfail W CODE REASON [MSG] [req=N]       listFailed
@@ -150,8 +150,12 @@ private:
         st.reason = words.value(3);
         if (words.size() > 4 && !words[4].startsWith(QLatin1String("req=")) &&
             !words[4].startsWith(QLatin1String("compact=")) &&
-            !words[4].startsWith(QLatin1String("ra=")))
+            !words[4].startsWith(QLatin1String("ra=")) &&
+            !words[4].startsWith(QLatin1String("srv=")))
             st.message = words[4];
+        for (const QString& w : words)
+            if (w.startsWith(QLatin1String("srv=")))
+                st.server = w.mid(4);
         st.requestedRv = option(words, "req");
         st.compactRevision = option(words, "compact");
         st.retryAfterSeconds = static_cast<int>(option(words, "ra"));
@@ -329,6 +333,8 @@ private slots:
     void sourceFollowsLayer();
     void raisedCountMatchesSink();
     void thresholdsAreHonoured();
+    void retryLoopMessages_data();
+    void retryLoopMessages();
     void hotPathThroughput();
 };
 
@@ -622,14 +628,16 @@ void DetectorsTest::detects_data() {
         "");
     row("relist-storm: once per window", api + "*10 list i relist; at 5s; *10 list i relist",
         "relist-storm=1");
-    // client-go's watch-list resync is a relist too; a watcher's first one is its initial sync.
-    row("relist-storm: watch-list resyncs", api + "*10 open i wl bm; *9 open i wl bm",
-        "relist-storm", "10 relists of pods");
-    row("no relist-storm: first watch-lists are initial syncs",
-        four + "open a wl; open b wl; open c wl; open d wl", "");
-    row("relist-storm: watch-list resyncs after first lists",
-        four + "list a; list b; list c; list d; open a wl; open b wl", "relist-storm",
-        "2 of 4 watchers");
+    // A watch-list is a watch the cache streams (no LIST built in memory, no etcd read): a
+    // thousand restarted watch-list informers are no relist storm; their LISTs are.
+    row("no relist-storm: watch-list resyncs are watches",
+        api + "*10 open i wl bm; *9 open i wl bm", "");
+    row("no relist-storm: watch-lists of all clients at once",
+        four + "list a; list b; list c; list d; open a wl; open b wl; open c wl; open d wl", "");
+    row("relist-storm: the LIST fallback of refused watch-lists",
+        four + "list a; list b; list c; list d; open a wl; list a relist; open b wl; "
+               "list b relist",
+        "relist-storm", "2 of 4 watchers");
     row("no relist-storm: plain watches are not relists", api + "list i; *20 open i rv=5", "");
     row("relist-storm: again after a quiet window",
         api + "*10 list i relist; at 5s; *10 list i relist; at 30s; *10 list i relist",
@@ -864,6 +872,68 @@ void DetectorsTest::thresholdsAreHonoured() {
     QCOMPARE(r.count(QStringLiteral("watcher-lag")), 1);
     QCOMPARE(r.count(QStringLiteral("stuck-watcher")), 1);
     QCOMPARE(r.count(QStringLiteral("initial-events-stalled")), 1);
+}
+
+// Each kind of error a loop can repeat reads as what it is: an HTTP status with its code and
+// reason, a connection failure in words (no status code: there was none); a loop of connection
+// failures names the apiserver it could not reach, whose incident it is.
+void DetectorsTest::retryLoopMessages_data() {
+    QTest::addColumn<QString>("error");
+    QTest::addColumn<QString>("message");
+    QTest::addColumn<QString>("apiserver");
+    QTest::newRow("504 too large")
+        << "lfail i 504 Timeout 'Too large resource version: 200, current: 150' req=200 srv=a-0"
+        << "504 Timeout received 5 times in a row without progress (watcher stays at RV 150): "
+           "Too large resource version: 200, current: 150"
+        << "";
+    QTest::newRow("410")
+        << "err i 410 Expired 'too old resource version: 100 (120)' srv=a-0"
+        << "410 Expired received 5 times in a row without progress (watcher stays at RV 150): "
+           "too old resource version: 100 (120)"
+        << "";
+    QTest::newRow("429") << "lfail i 429 TooManyRequests 'the server has received too many "
+                            "requests and has asked us to try again later'"
+                         << "429 TooManyRequests received 5 times in a row without progress "
+                            "(watcher stays at RV 150): the server has received too many "
+                            "requests and has asked us to try again later"
+                         << "";
+    QTest::newRow("500 without a reason") << "err i 500 '' 'etcdserver: no leader'"
+                                          << "500 received 5 times in a row without progress "
+                                             "(watcher stays at RV 150): etcdserver: no leader"
+                                          << "";
+    QTest::newRow("connection reset")
+        << "lfail i 0 ConnectionReset 'read tcp apiserver-1 (via load balancer): connection "
+           "reset by peer' srv=apiserver-1"
+        << "connection reset 5 times in a row without progress (watcher stays at RV 150): read "
+           "tcp apiserver-1 (via load balancer): connection reset by peer"
+        << "apiserver-1";
+    QTest::newRow("connection refused")
+        << "err i 0 ConnectionRefused 'dial tcp apiserver-2: connect: connection refused' "
+           "srv=apiserver-2"
+        << "connection refused 5 times in a row without progress (watcher stays at RV 150): dial "
+           "tcp apiserver-2: connect: connection refused"
+        << "apiserver-2";
+    QTest::newRow("cluster transport timeout")
+        << "lfail i 0 timeout 'no response from https://10.0.0.1:6443' srv=https://10.0.0.1:6443"
+        << "no response (timeout) 5 times in a row without progress (watcher stays at RV 150): "
+           "no response from https://10.0.0.1:6443"
+        << "https://10.0.0.1:6443";
+}
+
+void DetectorsTest::retryLoopMessages() {
+    QFETCH(QString, error);
+    QFETCH(QString, message);
+    QFETCH(QString, apiserver);
+    Runner r;
+    r.run(QLatin1String(kApi) + "open i rv=100; ev i M:a:150; *5 " + error);
+    QCOMPARE(r.count(QStringLiteral("retry-loop")), 1);
+    for (const Anomaly& a : r.raised) {
+        if (a.kind != AnomalyKind::RetryLoop)
+            continue;
+        QCOMPARE(a.message, message);
+        QCOMPARE(a.apiserver, apiserver);
+        QCOMPARE(a.watcher, QStringLiteral("i"));
+    }
 }
 
 // The per-event path must stay at a few tens of ns (10M deliveries/s for the whole program).

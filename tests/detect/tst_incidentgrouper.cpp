@@ -68,6 +68,58 @@ private slots:
         QCOMPARE(g.incident(a.incident)->count, qint64(2));
     }
 
+    // A loop of connection failures to a dead apiserver is the apiserver's incident: the clients
+    // it touches are its evidence. Per apiserver, and per-watcher loops stay apart.
+    void apiserverFailuresGroupAcrossClients() {
+        IncidentGrouper g;
+        std::vector<Anomaly> loops;
+        for (int c = 0; c < 300; ++c) {
+            Anomaly a =
+                anomaly(seconds(30) + c, AnomalyKind::RetryLoop, QStringLiteral("agent-%1").arg(c));
+            a.apiserver =
+                c % 3 == 2 ? QStringLiteral("apiserver-2") : QStringLiteral("apiserver-1");
+            g.assign(a);
+            loops.push_back(a);
+        }
+        Anomaly own = anomaly(seconds(31), AnomalyKind::RetryLoop, QStringLiteral("agent-0"));
+        g.assign(own);
+        QCOMPARE(g.size(), std::size_t(3));
+        const Incident* one = g.incident(loops[0].incident);
+        const Incident* two = g.incident(loops[2].incident);
+        QVERIFY(one && two && one != two);
+        QCOMPARE(one->apiserver, QStringLiteral("apiserver-1"));
+        QVERIFY(one->scope.isEmpty());
+        QCOMPARE(one->count, qint64(200));
+        QCOMPARE(one->watcherCount, qint64(200));
+        QCOMPARE(one->watchers.first(), QStringLiteral("agent-0"));
+        QCOMPARE(two->apiserver, QStringLiteral("apiserver-2"));
+        QCOMPARE(two->watcherCount, qint64(100));
+        for (const Anomaly& a : loops)
+            QCOMPARE(a.incident, a.apiserver == QLatin1String("apiserver-1") ? one->id : two->id);
+        // The client's own loop (an answer it does not recognise) is its own incident.
+        QVERIFY(own.incident != one->id && own.incident != two->id);
+        QCOMPARE(g.incident(own.incident)->scope, QStringLiteral("agent-0"));
+        QVERIFY(g.incident(own.incident)->apiserver.isEmpty());
+    }
+
+    void jsonlCarriesTheApiserver() {
+        Anomaly a = anomaly(seconds(1), AnomalyKind::RetryLoop, QStringLiteral("agent-7"));
+        a.apiserver = QStringLiteral("apiserver-1");
+        const QDateTime start = QDateTime::fromMSecsSinceEpoch(0, Qt::UTC);
+        const std::string line = AnomalyJsonlWriter::formatLine(a, start);
+        QVERIFY2(QByteArray::fromStdString(line).contains("\"apiserver\":\"apiserver-1\""),
+                 line.c_str());
+        QString error;
+        const auto back =
+            AnomalyJsonlWriter::parseLine(QByteArray::fromStdString(line), start, &error);
+        QVERIFY2(back, qPrintable(error));
+        QCOMPARE(back->apiserver, QStringLiteral("apiserver-1"));
+        // Absent where it does not apply.
+        a.apiserver.clear();
+        QVERIFY(!QByteArray::fromStdString(AnomalyJsonlWriter::formatLine(a, start))
+                     .contains("apiserver"));
+    }
+
     void aQuietMinuteEndsTheEpisode() {
         IncidentGrouper g;
         Anomaly a = anomaly(seconds(0), AnomalyKind::WatcherLag, QStringLiteral("w"));

@@ -538,6 +538,25 @@ private slots:
         e = AnomalyExplainer::explain(busy, VersionContext{});
         expectIn(e.why, {QStringLiteral("ResilientWatchCacheInitialization"),
                          QStringLiteral("Retry-After")});
+        // A connection failure: no status code, the dead apiserver named, its fix.
+        Anomaly reset =
+            anomaly(AnomalyKind::RetryLoop, AnomalySource::Apiserver, QStringLiteral("agent-1721"),
+                    QStringLiteral("connection reset 5 times in a row without progress "
+                                   "(watcher stays at RV 4431): read tcp apiserver-1 "
+                                   "(via load balancer): connection reset by peer"),
+                    4431);
+        reset.apiserver = QStringLiteral("apiserver-1");
+        e = AnomalyExplainer::explain(reset, versions("1.30", "0.30", "3.5.13"));
+        expectIn(e.what,
+                 {QStringLiteral("Watcher agent-1721 got the same error (connection "
+                                 "reset) 5 times without moving its RV")},
+                 {QStringLiteral(" 0 "), QStringLiteral("error 0")});
+        expectIn(e.why,
+                 {QStringLiteral("No HTTP status came back (connection reset): "
+                                 "apiserver-1 could not be reached")},
+                 {QStringLiteral("Too large")});
+        expectIn(e.fix,
+                 {QStringLiteral("Find why apiserver-1 is down"), QStringLiteral("list-pressure")});
     }
 
     void watcherTerminated_data() {

@@ -210,12 +210,13 @@ private slots:
             << ""
             << "" << QStringList{"WatchList=false"} << "" << QStringList{"initial-events-stalled"}
             << none;
-        // Watch-list from the cache: nothing is listed, no memory is held, nobody dies. The
-        // restarted agents still resync together (a relist-storm of watch-lists, cheap).
+        // Watch-list from the cache: nothing is listed, no memory is held, nobody dies; the
+        // restarted agents' watch-lists are watches, no relist storm.
         QTest::newRow("daemonset-relist-oom: client-go 0.35 watch-list on 1.34")
             << "daemonset-relist-oom"
             << "1.34"
-            << "0.35" << none << "" << QStringList{"list-pressure", "retry-loop"} << none;
+            << "0.35" << none << "" << QStringList{"list-pressure", "retry-loop", "relist-storm"}
+            << none;
         // Not a fix: client-go 0.35 against 1.30 (WatchList off: 422, LIST from etcd).
         QTest::newRow("daemonset-relist-oom: client-go 0.35 on 1.30 falls back to LIST")
             << "daemonset-relist-oom"
@@ -315,7 +316,53 @@ private slots:
         }
     }
 
-    // list-timeout-loop's fix: a --request-timeout above the list's 75 s; back at 60 s it loops.
+    // SPEC §2 incidents, one per cause: 2,000 agents retrying dead apiservers are those
+    // apiservers' incidents (at most one per apiserver and episode) with the agents counted as
+    // evidence, not 2,000 rows; a client in a loop of its own (a 504 its client-go does not
+    // recognise) stays an incident of its own, as before.
+    void retryLoopIncidents_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("minIncidents");
+        QTest::addColumn<int>("maxIncidents");
+        QTest::addColumn<int>("clients"); // distinct clients in retry loops
+        QTest::addColumn<bool>("byApiserver");
+        QTest::newRow("daemonset-relist-oom") << "daemonset-relist-oom" << 1 << 3 << 2000 << true;
+        QTest::newRow("too-large-rv-loop") << "too-large-rv-loop" << 4 << 4 << 4 << false;
+        QTest::newRow("list-timeout-loop") << "list-timeout-loop" << 1 << 1 << 1 << false;
+    }
+    void retryLoopIncidents() {
+        QFETCH(QString, name);
+        QFETCH(int, minIncidents);
+        QFETCH(int, maxIncidents);
+        QFETCH(int, clients);
+        QFETCH(bool, byApiserver);
+        const Run run = runFile(name, load(name).seed);
+        QSet<std::int64_t> incidents;
+        QSet<QString> watchers;
+        QMap<std::int64_t, QString> apiserverOf;
+        for (const Anomaly& a : run.anomalies) {
+            if (a.kind != AnomalyKind::RetryLoop)
+                continue;
+            QVERIFY(a.incident > 0);
+            incidents.insert(a.incident);
+            watchers.insert(a.watcher);
+            // What the loop repeated, in words: never a status code of 0.
+            QVERIFY2(!a.message.startsWith(QLatin1String("0 ")), qPrintable(a.message));
+            QCOMPARE(a.apiserver.startsWith(QLatin1String("apiserver-")), byApiserver);
+            if (byApiserver) {
+                QVERIFY2(a.message.startsWith(QLatin1String("connection reset 5 times in a row")),
+                         qPrintable(a.message));
+                // An incident is one apiserver's.
+                QCOMPARE(apiserverOf.value(a.incident, a.apiserver), a.apiserver);
+                apiserverOf.insert(a.incident, a.apiserver);
+            }
+        }
+        QVERIFY2(incidents.size() >= minIncidents && incidents.size() <= maxIncidents,
+                 qPrintable(QStringLiteral("%1 retry-loop incidents").arg(incidents.size())));
+        QCOMPARE(watchers.size(), clients);
+    }
+
+    // list-timeout-loop's fix: a --request-timeout above a page's 83 s; back at 60 s it loops.
     void listTimeoutLoopFixedByRequestTimeout() {
         Scenario s = load(QStringLiteral("list-timeout-loop"));
         s.server.requestTimeout = seconds(120);

@@ -2,8 +2,10 @@
 // read back as kube-apiserver writes it at level Metadata (audit.k8s.io/v1 Event, one JSON line
 // per stage; k8s.io/apiserver/pkg/endpoints/filters/audit.go): every line parses, the auditID
 // is the Audit-Id header kubectl received, a list is RequestReceived + ResponseComplete, a watch
-// also has ResponseStarted, errors carry their Status, and no token is ever written.
+// also has ResponseStarted, errors carry their Status, a request that fails authentication is
+// one ResponseStarted event with its 401 and no user, and no token is ever written.
 
+#include "audit/AuditRun.h"
 #include "support/ServeProcess.h"
 #include "support/TestPki.h"
 
@@ -254,6 +256,78 @@ private slots:
         QCOMPARE(status.value(QLatin1String("reason")).toString(), QStringLiteral("NotFound"));
         QCOMPARE(status.value(QLatin1String("message")).toString(),
                  QStringLiteral("configmaps \"not-there\" not found"));
+    }
+
+    // filters/authn_audit.go: the authentication filter runs outside the audit filter; its failed
+    // handler audits the refusal as a single ResponseStarted event: the 401 (the Unauthorized
+    // Status's fields, as LogResponseObject copies them at level Metadata), no user, no
+    // authorizer annotations. The audit source reads it as a failed list of an unauthenticated
+    // client, not as a request still open.
+    void failedAuthenticationIsAudited() {
+        const QString badToken = QStringLiteral("wrong-token-0b7d");
+        const QString badConfig = m_dir.filePath(QStringLiteral("bad.kubeconfig"));
+        QFile k(kubeconfig());
+        QVERIFY(k.open(QIODevice::ReadOnly));
+        QByteArray yaml = k.readAll();
+        yaml.replace(kToken.toUtf8(), badToken.toUtf8());
+        QFile b(badConfig);
+        QVERIFY(b.open(QIODevice::WriteOnly));
+        b.write(yaml);
+        b.close();
+        QProcess p;
+        p.start(m_kubectl, {QStringLiteral("--kubeconfig"), badConfig, QStringLiteral("get"),
+                            QStringLiteral("--raw"),
+                            QStringLiteral("/api/v1/namespaces/ns-1/configmaps?limit=5"),
+                            QStringLiteral("-v=8")});
+        QVERIFY(p.waitForFinished(30000));
+        const QString log = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(p.exitCode() != 0, qPrintable(log.right(2000)));
+        QVERIFY2(log.contains(QLatin1String("401 Unauthorized")), qPrintable(log.right(2000)));
+        const QStringList ids = auditIds(log, QStringLiteral("/namespaces/ns-1/configmaps"));
+        QVERIFY2(!ids.isEmpty(), qPrintable(log.right(2000)));
+        for (const QString& id : ids) {
+            const QList<QJsonObject> es = eventsOf(id);
+            QCOMPARE(stages(es), QStringList{QStringLiteral("ResponseStarted")});
+            const QJsonObject& e = es.first();
+            QCOMPARE(e.value(QLatin1String("level")).toString(), QStringLiteral("Metadata"));
+            QCOMPARE(e.value(QLatin1String("verb")).toString(), QStringLiteral("list"));
+            QCOMPARE(e.value(QLatin1String("requestURI")).toString(),
+                     QStringLiteral("/api/v1/namespaces/ns-1/configmaps?limit=5"));
+            QCOMPARE(e.value(QLatin1String("user")).toObject(), QJsonObject{});
+            QCOMPARE(e.value(QLatin1String("sourceIPs")).toArray().toVariantList(),
+                     QVariantList{QStringLiteral("127.0.0.1")});
+            QCOMPARE(e.value(QLatin1String("objectRef"))
+                         .toObject()
+                         .value(QLatin1String("resource"))
+                         .toString(),
+                     QStringLiteral("configmaps"));
+            QCOMPARE(e.value(QLatin1String("responseStatus")).toObject(),
+                     (QJsonObject{{QStringLiteral("metadata"), QJsonObject{}},
+                                  {QStringLiteral("status"), QStringLiteral("Failure")},
+                                  {QStringLiteral("message"), QStringLiteral("Unauthorized")},
+                                  {QStringLiteral("reason"), QStringLiteral("Unauthorized")},
+                                  {QStringLiteral("code"), 401}}));
+            QVERIFY(!e.contains(QLatin1String("annotations")));
+            QVERIFY(e.value(QLatin1String("stageTimestamp")).toString() >=
+                    e.value(QLatin1String("requestReceivedTimestamp")).toString());
+        }
+        QFile f(m_log);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY2(!f.readAll().contains(badToken.toUtf8()), "the audit log holds the bad token");
+
+        // Read back: the refused list is a finished, failed request of an unauthenticated client.
+        ws::test::AuditRun run;
+        QVERIFY2(run.start({m_log}), qPrintable(run.error));
+        run.drain();
+        bool refused = false;
+        for (const ws::WatcherSnapshot& w : run.watchers()) {
+            if (!w.id.startsWith(QLatin1String("unauthenticated (kubectl/")))
+                continue;
+            QCOMPARE(w.resource, QStringLiteral("configmaps"));
+            QVERIFY2(w.detail.startsWith(QLatin1String("list 401 in")), qPrintable(w.detail));
+            refused = true;
+        }
+        QVERIFY(refused);
     }
 
     void nonResourceRequestsAndNoToken() {

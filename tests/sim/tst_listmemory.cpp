@@ -1,7 +1,8 @@
 // The memory a simulated apiserver's lists hold while they are served (kube/ListMemoryRules.h,
 // sim ListPressure): by the path that answers them and by version, the request-timeout 504 of a
-// list that outlives --request-timeout (its memory held until the handler ends), and the OOM
-// kill above the memory limit that breaks every list in flight.
+// list that outlives --request-timeout (its memory held until the handler ends), the OOM kill
+// above the memory limit that breaks every list in flight, a paged list held a page at a time,
+// and a watch-list's initial state streamed with one object held. `serve` runs this ApiServer.
 #include "SimHarness.h"
 #include "kube/ListMemoryRules.h"
 
@@ -42,11 +43,14 @@ struct Harness : SimHarness {
         TimeUs at = 0;
     };
     std::shared_ptr<Answer> list(bool rvEmpty, int selectorGroup = 0) {
-        auto answer = std::make_shared<Answer>();
         ApiServer::ListOptions o;
         o.resource = resource;
         o.rvEmpty = rvEmpty;
         o.selectorGroup = selectorGroup;
+        return list(o);
+    }
+    std::shared_ptr<Answer> list(const ApiServer::ListOptions& o) {
+        auto answer = std::make_shared<Answer>();
         server->list(o, [this, answer](ApiServer::ListResult r) {
             answer->done = true;
             answer->result = std::move(r);
@@ -167,6 +171,85 @@ private slots:
         h.runFor(seconds(2));
         QVERIFY(c->done && c->result.ok);
         QCOMPARE(h.server->oomKills(), 1);
+    }
+
+    // A paged list is a response per page (1.30: RV="" with a limit goes to etcd): each page holds
+    // what its read covered, 10 objects here, not the whole resource, and takes that long.
+    void pagedListHoldsAPageAtATime() {
+        Harness h(QStringLiteral("1.30"), memory(kAll));
+        ApiServer::ListOptions o;
+        o.resource = h.resource;
+        o.rvEmpty = true;
+        o.limit = 10;
+        o.selectorGroup = -1;
+        constexpr std::int64_t kPage = 10 * kObject;
+        QString continueToken;
+        for (int page = 1; page <= 4; ++page) {
+            o.continueToken = continueToken;
+            const TimeUs asked = h.ctx.now;
+            auto a = h.list(o);
+            h.tick();
+            QCOMPARE(h.server->listPressure().heldBytes(), 2 * kPage + kPage);
+            QCOMPARE(h.server->listPressure().countsOf(h.resource).inflight, 1);
+            QVERIFY(h.runUntil([&] { return a->done; }));
+            QVERIFY(a->result.ok);
+            QCOMPARE(a->result.items.size(), std::size_t(10));
+            QCOMPARE(h.server->listPressure().heldBytes(), 0);
+            // 3,000 bytes at 12,000/s.
+            QVERIFY2(a->at - asked <= milliseconds(280),
+                     qPrintable(QString::number(a->at - asked)));
+            QCOMPARE(a->result.continueToken.isEmpty(), page == 4);
+            continueToken = a->result.continueToken;
+        }
+        QCOMPARE(h.server->listPressure().countsOf(h.resource).lists, 4);
+    }
+
+    // A node-scoped page with few matches reads the whole range to fill itself: it pays for
+    // every object, as an unpaged list does (the field selector runs on decoded objects).
+    void selectivePageReadsTheWholeRange() {
+        Harness h(QStringLiteral("1.30"), memory(kAll));
+        ApiServer::ListOptions o;
+        o.resource = h.resource;
+        o.rvEmpty = true;
+        o.limit = 500;
+        o.selectorGroup = 0;
+        auto a = h.list(o);
+        h.tick();
+        QCOMPARE(h.server->listPressure().heldBytes(), 2 * kAll + kGroup);
+        QVERIFY(h.runUntil([&] { return a->done; }));
+        QVERIFY(a->result.ok && a->result.continueToken.isEmpty());
+        QCOMPARE(a->result.items.size(), std::size_t(10));
+    }
+
+    // A watch-list (1.34) streams its initial state from the cache: one object held while the
+    // selection's 3,000 bytes go out (a second at 3,000/s), counted as a list in flight; then
+    // nothing. Its requests count as watches, not lists.
+    void watchListHoldsOneObjectWhileItStreams() {
+        Harness h(QStringLiteral("1.34"), memory(kGroup));
+        ApiServer::WatchOptions w;
+        w.resource = h.resource;
+        w.rvEmpty = true;
+        w.sendInitialEvents = true;
+        w.explicitInitialEvents = true;
+        w.allowBookmarks = true;
+        w.selectorGroup = 0;
+        w.timeout = seconds(300);
+        ApiStatus error;
+        const auto watch = h.server->watch(w, &error);
+        QVERIFY2(watch, qPrintable(error.message));
+        const ListPressure& p = h.server->listPressure();
+        QVERIFY(h.runUntil([&] { return p.heldBytes() > 0; }));
+        const TimeUs started = h.ctx.now;
+        QCOMPARE(p.heldBytes(), kObject);
+        QCOMPARE(p.memoryBytes(), 1000000 + kObject);
+        QCOMPARE(p.countsOf(h.resource).inflight, 1);
+        QVERIFY(h.runUntil([&] { return p.heldBytes() == 0; }));
+        QVERIFY2(h.ctx.now - started >= milliseconds(950) && h.ctx.now - started <= seconds(1.1),
+                 qPrintable(QString::number(h.ctx.now - started)));
+        QCOMPARE(p.countsOf(h.resource).inflight, 0);
+        QCOMPARE(p.countsOf(h.resource).watches, 1);
+        QCOMPARE(p.countsOf(h.resource).lists, 0);
+        QVERIFY(!watch->closed);
     }
 
     // Without server.memory nothing changes: lists are answered at once.

@@ -136,6 +136,10 @@ QVariant IncidentTreeModel::incidentData(const Node& node, int row, int column, 
         case WatchersColumn:
             if (!i.scope.isEmpty())
                 return i.scope;
+            if (!i.apiserver.isEmpty())
+                return i.watcherCount == 1
+                           ? tr("%1: 1 watcher").arg(i.apiserver)
+                           : tr("%1: %2 watchers").arg(i.apiserver, formatCount(i.watcherCount));
             if (i.watcherCount == 1 && !i.watchers.isEmpty())
                 return i.watchers.constFirst();
             return i.watcherCount == 0 ? QString() : tr("%1 watchers").arg(i.watcherCount);
@@ -180,6 +184,9 @@ QVariant IncidentTreeModel::incidentData(const Node& node, int row, int column, 
         case WatchersColumn:
             if (!i.scope.isEmpty())
                 return tr("Anomalies of this one client: %1").arg(i.scope);
+            if (!i.apiserver.isEmpty())
+                return tr("Clients affected by %1:\n%2")
+                    .arg(i.apiserver, nameList(i.watchers, i.watcherCount));
             return nameList(i.watchers, i.watcherCount);
         case KeysColumn:
             return nameList(i.keys, i.keyCount);
@@ -387,9 +394,8 @@ QModelIndex IncidentTreeModel::indexOfSerial(qint64 serial) {
 qint64 IncidentTreeModel::groupId(const Anomaly& a) {
     if (a.incident != 0)
         return a.incident;
-    const QString scope = IncidentGrouper::perWatcher(a.kind) ? a.watcher : QString();
-    const QString key =
-        kindName(a.kind) + QLatin1Char('\x1f') + a.resource + QLatin1Char('\x1f') + scope;
+    const QString key = kindName(a.kind) + QLatin1Char('\x1f') + a.resource + QLatin1Char('\x1f') +
+                        IncidentGrouper::scopeOf(a) + QLatin1Char('\x1f') + a.apiserver;
     auto it = m_ungroupedIds.find(key);
     if (it == m_ungroupedIds.end())
         it = m_ungroupedIds.insert(key, -qint64(m_ungroupedIds.size()) - 1);
@@ -402,7 +408,8 @@ void IncidentTreeModel::count(Node& node, const Anomaly& a) {
     if (i.count == 0) {
         i.kind = a.kind;
         i.resource = a.resource;
-        i.scope = IncidentGrouper::perWatcher(a.kind) ? a.watcher : QString();
+        i.scope = IncidentGrouper::scopeOf(a);
+        i.apiserver = a.apiserver;
         i.severity = a.severity;
         i.first = a.time;
         i.last = a.time;

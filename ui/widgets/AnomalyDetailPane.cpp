@@ -131,6 +131,8 @@ void AnomalyDetailPane::render() {
     add(tr("Key"), a.key.isEmpty() ? absent : a.key, false, !a.key.isEmpty());
     add(tr("RV"), a.rv == 0 ? absent : QString::number(a.rv), false, a.rv != 0);
     add(tr("Watcher"), a.watcher.isEmpty() ? absent : a.watcher);
+    if (!a.apiserver.isEmpty())
+        add(tr("Apiserver"), a.apiserver); // the server whose failure it is
     add(tr("Message"), a.message);
     add(tr("Meaning"), kindMeaning(a.kind));
     add(tr("Versions"), m_versions.isEmpty() ? tr("unknown") : m_versions.describe());

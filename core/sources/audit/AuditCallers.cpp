@@ -31,7 +31,9 @@ const AuditCaller& AuditCallers::find(const Key& k) {
 
     AuditCaller c;
     c.index = static_cast<std::uint32_t>(m_callers.size());
-    c.client = QStringLiteral("%1 (%2)").arg(qs(k.username), qs(k.userAgent));
+    // A request that failed authentication names no user ("user":{}).
+    c.client = QStringLiteral("%1 (%2)").arg(
+        k.username.empty() ? QStringLiteral("unauthenticated") : qs(k.username), qs(k.userAgent));
     const QString resource = qs(k.resource);
     c.resource = k.group.empty() ? resource : resource + u'.' + qs(k.group);
     const QString labels = qs(k.labelSelector), fields = qs(k.fieldSelector);

@@ -80,6 +80,7 @@ ObservedStatus AuditObserver::status(const AuditRequest& r) {
     s.reason = QString::fromUtf8(r.reason.data(), qsizetype(r.reason.size()));
     s.message = QString::fromUtf8(r.message.data(), qsizetype(r.message.size()));
     s.requestedRv = r.requestedRv;
+    s.server = r.apiserver();
     return s;
 }
 
@@ -129,17 +130,14 @@ void AuditObserver::watchOpened(const AuditRequest& r) {
     watch.selector = r.selector();
     watch.timeoutSeconds = r.timeoutSeconds;
     if (r.sendInitialEvents.value_or(false)) {
-        // A watch-list is client-go's list (relist-storm counts it); its initial-events-end
-        // bookmark is in the response body, which no audit level below RequestResponse
-        // keeps: it is not waited for (initial-events-stalled would fire on every one).
-        ListRequest list;
-        list.rv = watch.rv;
-        list.rvEmpty = watch.rvEmpty;
-        list.isRelist = c.listed;
+        // A watch-list is how client-go syncs (the client's row counts its resyncs), but for
+        // the apiserver it is a watch the cache streams, no LIST: relist-storm does not count
+        // it. Its initial-events-end bookmark is in the response body, which no audit level
+        // below RequestResponse keeps: it is not waited for (initial-events-stalled would fire
+        // on every one), so the request goes to the detectors as a plain watch.
         if (c.listed)
             ++c.row.relists;
         c.listed = true;
-        m_pipeline.hub().listStarted(c.hubId, t, list);
     }
     setDetail(c, {Detail::Kind::Watching});
     m_pipeline.hub().watchOpened(c.hubId, t, watch);

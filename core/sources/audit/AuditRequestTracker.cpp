@@ -113,8 +113,13 @@ bool AuditRequestTracker::add(const AuditEvent& e, QString* error) {
     if (m_slots[slot].caller == nullptr)
         return true;
     Open& open = m_slots[slot];
-    const bool ends = e.stage == AuditStage::ResponseComplete || e.stage == AuditStage::Panic;
-    if (open.watch && !open.watchOpened && (e.stage == AuditStage::ResponseStarted || ends)) {
+    // A 401 is the only stage kube-apiserver writes for a request that failed authentication
+    // (filters/authn_audit.go): its ResponseStarted ends it.
+    const bool refused = e.stage == AuditStage::ResponseStarted && e.code == 401;
+    const bool ends =
+        e.stage == AuditStage::ResponseComplete || e.stage == AuditStage::Panic || refused;
+    if (open.watch && !open.watchOpened && !refused &&
+        (e.stage == AuditStage::ResponseStarted || ends)) {
         open.watchOpened = true;
         open.started = e.stage == AuditStage::ResponseStarted ? e.stageTime : open.received;
         m_listener.watchOpened(told(open));

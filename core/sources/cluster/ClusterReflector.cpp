@@ -253,7 +253,7 @@ void ClusterReflector::onBody(const QByteArray& bytes, TimeUs now) {
                         now);
             m_hub.listFailed(m_hubId, now,
                              transportStatus(HttpErrorKind::ProtocolError, m_list->error())
-                                 .toObserved(m_listRv));
+                                 .toObserved(m_listRv, serverName()));
             backoffThen(Next::List, now);
             return;
         }
@@ -335,7 +335,7 @@ void ClusterReflector::watchEvent(std::string_view json, TimeUs now) {
         if (m_config.profile.watchExpiredRelistsFromEmpty &&
             m_config.profile.isExpired(m_event.status))
             m_rvUnavailable = true; // 0.17.0
-        m_hub.watchError(m_hubId, now, m_event.status.toObserved(m_lastSyncRv));
+        m_hub.watchError(m_hubId, now, m_event.status.toObserved(m_lastSyncRv, serverName()));
         break;
     }
 }
@@ -386,7 +386,8 @@ void ClusterReflector::onEnd(HttpErrorKind error, const QString& message, TimeUs
     if (phase == Phase::List) {
         if (error != HttpErrorKind::None) {
             noteTrouble(transportStatus(error, message));
-            m_hub.listFailed(m_hubId, now, transportStatus(error, message).toObserved(m_listRv));
+            m_hub.listFailed(m_hubId, now,
+                             transportStatus(error, message).toObserved(m_listRv, serverName()));
             backoffThen(Next::List, now);
             return;
         }
@@ -398,9 +399,9 @@ void ClusterReflector::onEnd(HttpErrorKind error, const QString& message, TimeUs
             const QString why = m_list ? m_list->error() : QStringLiteral("no body");
             streamError(QStringLiteral("malformed list body from %1: %2").arg(serverName(), why),
                         now);
-            m_hub.listFailed(
-                m_hubId, now,
-                transportStatus(HttpErrorKind::ProtocolError, why).toObserved(m_listRv));
+            m_hub.listFailed(m_hubId, now,
+                             transportStatus(HttpErrorKind::ProtocolError, why)
+                                 .toObserved(m_listRv, serverName()));
             backoffThen(Next::List, now);
             return;
         }
@@ -483,7 +484,7 @@ void ClusterReflector::listFinished(TimeUs now) {
 
 void ClusterReflector::listError(const ApiStatus& status, TimeUs now) {
     noteTrouble(status);
-    m_hub.listFailed(m_hubId, now, status.toObserved(m_lastSyncRv));
+    m_hub.listFailed(m_hubId, now, status.toObserved(m_lastSyncRv, serverName()));
     if (status.code == 401 || status.code == 403) {
         // Retrying cannot help: the source decides whether anything is left to watch.
         m_rejected = status;
@@ -512,7 +513,7 @@ void ClusterReflector::watchRequestError(const ApiStatus& status, TimeUs now) {
         startList(now);
         return;
     }
-    m_hub.watchError(m_hubId, now, status.toObserved(m_lastSyncRv));
+    m_hub.watchError(m_hubId, now, status.toObserved(m_lastSyncRv, serverName()));
     m_hub.watchClosed(m_hubId, now, WatchCloseReason::AfterError);
     if (m_watchList && p.watchListRetries(status) == ClientProfile::WatchListRetry::No &&
         p.watchListFallsBackToList(status)) {

@@ -156,6 +156,7 @@ void ApiServer::listFromEtcd(const ListQuery& q, const std::function<void(ListRe
     result.items = std::move(page.items);
     result.continueToken = std::move(page.continueToken);
     result.remainingItemCount = page.remainingItemCount;
+    result.scannedBytes = page.scannedBytes;
     done(std::move(result));
 }
 
@@ -294,16 +295,19 @@ ApiServer::accounted(const ListOptions& options, std::function<void(ListResult)>
         const listmemory::Path path = result.servedFrom == ListServedFrom::Etcd
                                           ? listmemory::Path::Etcd
                                           : listmemory::Path::Cache;
+        // A page of a paged list is a response of its own: it holds what its read covered.
+        const std::int64_t scanned = path == listmemory::Path::Etcd ? result.scannedBytes : -1;
         auto held = std::make_shared<ListResult>(std::move(result));
-        m_pressure.serve(resource, path, held->items, [held, done](bool ok, ApiStatus status) {
-            if (!ok) {
-                ListResult failed;
-                failed.status = std::move(status);
-                done(std::move(failed));
-                return;
-            }
-            done(std::move(*held));
-        });
+        m_pressure.serve(resource, path, held->items, scanned,
+                         [held, done](bool ok, ApiStatus status) {
+                             if (!ok) {
+                                 ListResult failed;
+                                 failed.status = std::move(status);
+                                 done(std::move(failed));
+                                 return;
+                             }
+                             done(std::move(*held));
+                         });
     };
 }
 
@@ -474,7 +478,11 @@ void ApiServer::serveWatch(Cacher& cache, const std::shared_ptr<ServerWatch>& w,
         c->waitForResourceVersion(
             // The initial-events-end bookmark only with allowWatchBookmarks
             // (getBookmarkAfterResourceVersionLockedFunc returns 0 without it).
-            target, [c, w] { c->addWatch(w, 0, true, w->bookmarks); },
+            target,
+            [this, c, w] {
+                streamInitialState(*c, *w);
+                c->addWatch(w, 0, true, w->bookmarks);
+            },
             [this, c, w, target](bool serverDown) {
                 if (serverDown)
                     w->close(WatchCloseReason::Broken);
@@ -486,6 +494,21 @@ void ApiServer::serveWatch(Cacher& cache, const std::shared_ptr<ServerWatch>& w,
     }
     const bool initialState = options.rvEmpty || options.rv == 0;
     c->addWatch(w, options.rv, initialState, false);
+}
+
+void ApiServer::streamInitialState(const Cacher& cacher, const ServerWatch& w) {
+    // The watch-list's initial state is streamed from the cache one object at a time: it holds
+    // one object while its selection's bytes move through the apiserver (ListMemoryRules.h), and
+    // counts as a list in flight meanwhile. The watch itself is no list (no deliver).
+    if (!m_pressure.config().enabled)
+        return;
+    const WatchCache& cache = cacher.cache();
+    std::vector<KeyValuePtr> selection;
+    for (KeyId k : cache.store().keys())
+        if (w.matches(m_ctx.keyspace.selectorGroupOf(k)))
+            selection.push_back(cache.object(k));
+    m_pressure.serve(w.resource, listmemory::Path::WatchList, selection, -1,
+                     [](bool, const ApiStatus&) {});
 }
 
 bool ApiServer::defaultsToWatchList(const WatchOptions& options) const {

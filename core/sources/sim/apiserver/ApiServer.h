@@ -82,6 +82,7 @@ public:
         std::vector<KeyValuePtr> items;
         QString continueToken;                // more to list: the next page's token
         std::int64_t remainingItemCount = -1; // with the token, when no selector filters
+        std::int64_t scannedBytes = -1;       // etcd: what this page read (ListPage); -1: unknown
     };
     // A LIST by the delegator rules of the version (kube/ListRouting.h): RV="" consistent reads
     // from the cache after the progress wait (1.31+, etcd 3.4.31+/3.5.13+) or etcd; Exact and
@@ -121,6 +122,8 @@ public:
 
 private:
     ApiStatus downError() const;
+    // Accounts a watch-list's initial state while the cache streams it (server.memory).
+    void streamInitialState(const Cacher& cacher, const ServerWatch& w);
     // A plain watch at RV ""/"0" that the handler turns into a watch-list (WatchList on).
     bool defaultsToWatchList(const WatchOptions& options) const;
     void serveWatch(Cacher& cache, const std::shared_ptr<ServerWatch>& w,

@@ -23,18 +23,29 @@ ListPage ListPage::cut(const SimKeyspace& keys, std::vector<KeyValuePtr> objects
     };
     std::vector<Entry> selected;
     selected.reserve(objects.size());
+    std::int64_t rangeBytes = 0; // every object of the range from the continue key
+    std::vector<std::pair<std::string, std::uint32_t>> ranged; // (key, size): paged reads only
+    const bool paged = limit > 0;
     for (KeyValuePtr& o : objects) {
         const KeyId k = o->key;
-        if (selection.selectorGroup >= 0 && keys.selectorGroupOf(k) != selection.selectorGroup)
-            continue;
         if (!selection.ns.isEmpty() && keys.namespaceOf(k) != selection.ns)
             continue;
-        std::string key = relativeKey(keys, k, selection.ns);
-        // The range starts at the continue key (the last key of the previous page plus "\0").
-        if (!start.empty() && key < start)
+        std::string key;
+        if (!start.empty() || paged) {
+            key = relativeKey(keys, k, selection.ns);
+            // The range starts at the continue key (the last key of the previous page + "\0").
+            if (!start.empty() && key < start)
+                continue;
+            if (paged)
+                ranged.emplace_back(key, o->valueSize);
+        }
+        rangeBytes += o->valueSize;
+        if (selection.selectorGroup >= 0 && keys.selectorGroupOf(k) != selection.selectorGroup)
             continue;
         if (selection.matches && !selection.matches(*o))
             continue;
+        if (key.empty())
+            key = relativeKey(keys, k, selection.ns);
         selected.push_back({std::move(key), std::move(o)});
     }
     std::sort(selected.begin(), selected.end(),
@@ -48,6 +59,15 @@ ListPage ListPage::cut(const SimKeyspace& keys, std::vector<KeyValuePtr> objects
         // (storage.PrepareContinueToken: pred.Empty()).
         if (selection.selectorGroup < 0 && !selection.matches)
             page.remainingItemCount = static_cast<std::int64_t>(selected.size() - count);
+    }
+    page.scannedBytes = rangeBytes;
+    if (!page.continueToken.isEmpty()) {
+        // The read stopped at the page's last key: what lies beyond is the next page's.
+        const std::string& last = selected[count - 1].key;
+        page.scannedBytes = 0;
+        for (const auto& [key, size] : ranged)
+            if (key <= last)
+                page.scannedBytes += size;
     }
     page.items.reserve(count);
     for (std::size_t i = 0; i < count; ++i)

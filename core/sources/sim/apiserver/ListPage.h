@@ -25,6 +25,10 @@ struct ListPage {
     std::vector<KeyValuePtr> items;
     QString continueToken;
     std::int64_t remainingItemCount = -1; // set with a token when nothing but keys selects
+    // What the etcd3 store reads for this page: every object of the range (the resource, or the
+    // namespace's prefix) from the continue key up to the page's last key, or to the end when no
+    // page follows; the selectors run on the decoded objects (storage/etcd3/store.go GetList).
+    std::int64_t scannedBytes = 0;
 
     // `start`: the continue token's key (relative to the list's prefix, "ns/name\0"), or empty.
     static ListPage cut(const SimKeyspace& keys, std::vector<KeyValuePtr> objects,

@@ -27,7 +27,7 @@ std::int64_t ListPressure::scannedBytes(int resource) {
 }
 
 void ListPressure::serve(int resource, listmemory::Path path, const std::vector<KeyValuePtr>& items,
-                         Deliver deliver) {
+                         std::int64_t scanned, Deliver deliver) {
     if (!m_config.enabled || m_config.listBytesPerSecond <= 0) {
         deliver(true, {});
         return;
@@ -37,8 +37,9 @@ void ListPressure::serve(int resource, listmemory::Path path, const std::vector<
         cost.selectedBytes += kv->valueSize;
         cost.largestObject = std::max<std::int64_t>(cost.largestObject, kv->valueSize);
     }
-    cost.scannedBytes =
-        path == listmemory::Path::Etcd ? scannedBytes(resource) : cost.selectedBytes;
+    cost.scannedBytes = path != listmemory::Path::Etcd ? cost.selectedBytes
+                        : scanned >= 0                 ? scanned
+                                                       : scannedBytes(resource);
     const std::int64_t work = listmemory::workBytes(path, cost);
     const auto took =
         static_cast<TimeUs>(static_cast<double>(work) * kUsPerSecond / m_config.listBytesPerSecond);

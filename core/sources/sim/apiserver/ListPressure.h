@@ -36,9 +36,11 @@ public:
     const ListMemoryConfig& config() const { return m_config; }
 
     // A list answered by `path` with `items` (of `resource`): deliver(true) once served, or
-    // deliver(false, 504) at the request timeout.
+    // deliver(false, 504) at the request timeout. `scannedBytes`: what an etcd read covered (a
+    // page of a paged list: its range); -1: the whole resource. A watch-list's initial state is
+    // served the same way (Path::WatchList), with a deliver that does nothing.
     void serve(int resource, listmemory::Path path, const std::vector<KeyValuePtr>& items,
-               Deliver deliver);
+               std::int64_t scannedBytes, Deliver deliver);
     void countWatch(int resource) { ++counts(resource).watches; }
     void countList(int resource) { ++counts(resource).lists; }
 

@@ -151,7 +151,8 @@ void ClientReflector::onList(std::uint64_t generation, ApiServer::ListResult res
         return;
     }
     if (!result.ok) {
-        m_ctx.hub.listFailed(m_hubId, m_ctx.now, result.status.toObserved(m_lastSyncRv));
+        m_ctx.hub.listFailed(m_hubId, m_ctx.now,
+                             result.status.toObserved(m_lastSyncRv, apiserverName()));
         const ClientProfile& p = m_config.profile;
         if (p.relistsAtOnceWithEmptyRv(result.status, m_rvUnavailable)) {
             m_rvUnavailable = true;
@@ -246,7 +247,7 @@ void ClientReflector::startWatch(bool watchList) {
 void ClientReflector::watchRequestFailed(const ApiStatus& error, bool watchList,
                                          ResourceVersion rv) {
     m_watch.reset();
-    m_ctx.hub.watchError(m_hubId, m_ctx.now, error.toObserved(rv));
+    m_ctx.hub.watchError(m_hubId, m_ctx.now, error.toObserved(rv, apiserverName()));
     if (error.code == 0)
         switchApiserver(); // the next connection lands on another apiserver
     if (watchList) {
@@ -378,7 +379,8 @@ std::size_t ClientReflector::readSome(std::size_t max) {
         if (d.type == WatchEventType::Error) {
             flushObserved();
             const ApiStatus status = m_watch->error.value_or(ApiStatus{});
-            m_ctx.hub.watchError(m_hubId, m_ctx.now, status.toObserved(m_lastSyncRv));
+            m_ctx.hub.watchError(m_hubId, m_ctx.now,
+                                 status.toObserved(m_lastSyncRv, apiserverName()));
             m_ctx.hub.watchClosed(m_hubId, m_ctx.now, WatchCloseReason::AfterError);
             if (m_awaitingInitialEnd) {
                 watchListFailed(status); // still in reflector.watchList
