@@ -515,7 +515,7 @@ private slots:
             {QStringLiteral("record"), QStringLiteral("--etcd"),
              QStringLiteral("https://127.0.0.1:%1").arg(m_closedPort), QStringLiteral("--cacert"),
              m_pki.clientKey, QStringLiteral("--duration"), QStringLiteral("1s")},
-            E::Failure);
+            E::Failure, QStringLiteral("holds no PEM certificate"));
         const QString malformed = m_dir.filePath(QStringLiteral("malformed-tokens.csv"));
         QVERIFY(write(malformed, m_unusedToken + ",dave,uid-dave\n" + m_malformedLineToken + "\n"));
         add(QStringLiteral("serve with a malformed token file"),
