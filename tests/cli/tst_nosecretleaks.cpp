@@ -54,7 +54,8 @@ class TestNoSecretLeaks : public QObject {
     QByteArray m_token, m_fileToken, m_execToken, m_password, m_wrongToken, m_idToken,
         m_refreshToken, m_clientSecret, m_urlPassword, m_brokenExecToken, m_brokenYamlToken,
         m_unusedToken, m_malformedLineToken;
-    QByteArray m_secretLiteral, m_secretApplied, m_secretLive, m_secretEtcd, m_secretEtcdLive;
+    QByteArray m_secretLiteral, m_secretApplied, m_secretLive, m_secretEtcd, m_secretEtcdLive,
+        m_secretAudit;
 
     struct Command {
         QString name;
@@ -297,6 +298,7 @@ private slots:
         mark(&m_secretLive, m_secretData, "secret-live");
         mark(&m_secretEtcd, m_secretData, "secret-etcd");
         mark(&m_secretEtcdLive, m_secretData, "secret-etcd-live");
+        mark(&m_secretAudit, m_secretData, "secret-audit");
         // The client key: a line of its PEM body, and a piece of the kubeconfig's base64 of it.
         const QList<QByteArray> keyLines = TestPki::pem(m_pki.clientKey).split('\n');
         QVERIFY(keyLines.size() > 4);
@@ -449,6 +451,37 @@ private slots:
             {QStringLiteral("record"), QStringLiteral("--audit-log"), m_auditLog,
              QStringLiteral("--anomalies"), QStringLiteral("audit.anomalies.jsonl"),
              QStringLiteral("--timeline"), QStringLiteral("audit.timeline.trace.json")});
+        // An audit log at RequestResponse level: Secrets in responseObject and requestObject,
+        // and a line cut off inside one.
+        const QByteArray data = "{\"k\":\"" + m_secretAudit.toBase64() + "\"}";
+        const QByteArray event =
+            "{\"kind\":\"Event\",\"apiVersion\":\"audit.k8s.io/v1\",\"level\":\"RequestResponse\","
+            "\"auditID\":\"@ID@\",\"stage\":\"ResponseComplete\",\"requestURI\":"
+            "\"/api/v1/namespaces/default/secrets\",\"verb\":\"VERB\",\"user\":{\"username\":"
+            "\"admin\"},\"objectRef\":{\"resource\":\"secrets\",\"namespace\":\"default\","
+            "\"apiVersion\":\"v1\"},\"responseStatus\":{\"metadata\":{},\"code\":200},"
+            "\"requestReceivedTimestamp\":\"2026-11-26T10:00:01.000000Z\",\"stageTimestamp\":"
+            "\"2026-11-26T10:00:01.200000Z\",OBJECT}";
+        QByteArray list = event;
+        list.replace("@ID@", "a1").replace("VERB", "list");
+        list.replace("OBJECT", "\"responseObject\":{\"kind\":\"SecretList\",\"apiVersion\":"
+                               "\"v1\",\"metadata\":{\"resourceVersion\":\"7\"},\"items\":[{"
+                               "\"metadata\":{\"name\":\"s\",\"namespace\":\"default\"},"
+                               "\"data\":" +
+                                   data + "}]}");
+        QByteArray create = event;
+        create.replace("@ID@", "a2").replace("VERB", "create");
+        create.replace("OBJECT", "\"requestObject\":{\"kind\":\"Secret\",\"apiVersion\":\"v1\","
+                                 "\"data\":" +
+                                     data + "}");
+        const QString auditLog = m_dir.filePath(QStringLiteral("request-response-audit.log"));
+        QVERIFY(write(auditLog, list + '\n' + create + '\n' + list.left(list.indexOf("items")) +
+                                    "items\":[{\"data\":" + data.left(12) + '\n'));
+        add(QStringLiteral("record a RequestResponse audit log"),
+            {QStringLiteral("record"), QStringLiteral("--audit-log"), auditLog,
+             QStringLiteral("--anomalies"), QStringLiteral("audit-rr.anomalies.jsonl"),
+             QStringLiteral("--timeline"), QStringLiteral("audit-rr.timeline.jsonl")},
+            Command::Expect::Either);
         add(QStringLiteral("scenarios"), {QStringLiteral("scenarios")});
         add(QStringLiteral("--help"), {QStringLiteral("--help")});
         add(QStringLiteral("--version"), {QStringLiteral("--version")});
