@@ -391,6 +391,9 @@ int CliApp::runSession(const SourceSpec& spec, const SessionOutputs& outputs, co
     auto session = Session::prepared(SourceFactory::create(spec, &error), spec, outputs, &error);
     if (!session)
         return fail(error);
+    // Before anything is sent: the user may still stop it.
+    for (const QString& w : session->securityWarnings())
+        err() << QStringLiteral("watchscope-cli: warning: %1\n").arg(w) << Qt::flush;
     const bool progress = isatty(fileno(stderr));
     TimeUs lastProgress = -kUsPerSecond;
     qint64 anomalyCount = 0;
@@ -487,18 +490,20 @@ int CliApp::serve(const QStringList& arguments) {
         return fail(QStringLiteral("serve: --listen HOST:PORT is required (e.g. 127.0.0.1:6443; "
                                    "port 0 picks a free one)"));
     {
+        // HOST:PORT, [V6]:PORT, :PORT or PORT; no host means loopback: serving to the network
+        // is something to ask for (0.0.0.0:PORT), never a default.
         const QString l = parser.value(listen);
         const qsizetype colon = l.lastIndexOf(u':');
         bool ok = false;
-        const uint port = colon < 0 ? 0 : l.mid(colon + 1).toUInt(&ok);
-        if (colon < 0 || !ok || port > 65535)
+        const uint port = l.mid(colon + 1).toUInt(&ok);
+        if (!ok || port > 65535)
             return fail(QStringLiteral("--listen: bad value '%1': expected HOST:PORT").arg(l));
-        QString host = l.left(colon);
+        QString host = colon < 0 ? QString() : l.left(colon);
         if (host.startsWith(u'[') && host.endsWith(u']'))
             host = host.mid(1, host.size() - 2);
-        if (host == QLatin1String("localhost"))
+        if (host.isEmpty() || host == QLatin1String("localhost"))
             host = QStringLiteral("127.0.0.1");
-        options.listenHost = host.isEmpty() ? QStringLiteral("0.0.0.0") : host;
+        options.listenHost = host;
         options.listenPort = static_cast<quint16>(port);
     }
     if (parser.isSet(version)) {

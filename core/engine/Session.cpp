@@ -191,6 +191,13 @@ QString Session::description() const {
     return d.join(QStringLiteral("; "));
 }
 
+QStringList Session::securityWarnings() const {
+    QStringList out;
+    for (auto& s : m_sources)
+        out << s->securityWarnings();
+    return out;
+}
+
 QString Session::explanation() const {
     QStringList d;
     for (auto& s : m_sources)

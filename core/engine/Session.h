@@ -48,6 +48,8 @@ public:
 
     QString description() const; // the sources', never credentials
     QString explanation() const;
+    // The sources' securityWarnings(), once prepared: the user sees them while it runs.
+    QStringList securityWarnings() const;
     QStringList resources() const; // offered by the sources and shown (--resources); thread-safe
     int sourceCount() const { return static_cast<int>(m_sources.size()); }
     Source* source(int index) const { return m_sources[static_cast<std::size_t>(index)].get(); }

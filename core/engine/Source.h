@@ -48,6 +48,10 @@ public:
     virtual bool keepsSecrets() const { return false; }
     // One line the user should see once the session ended (a truncated capture), or empty.
     virtual QString warning() const { return {}; }
+    // What weakens the connection's security (TLS verification off, credentials sent in
+    // clear), one line each: shown for as long as the session runs, not only at its end.
+    // Known after prepare(); never a credential.
+    virtual QStringList securityWarnings() const { return {}; }
     virtual QString kind() const = 0; // "simulator", "etcd", "cluster", "capture"
 
     // Checks the input without touching the network (loads files, validates options); false

@@ -35,6 +35,9 @@ struct ServeOptions {
 
     bool tls() const { return !tlsCertFile.isEmpty(); }
     bool authenticates() const { return !clientCaFile.isEmpty() || !tokenFile.isEmpty(); }
+    // One line when serving beyond loopback leaves the data open to the network (no TLS, or
+    // no authentication), else empty. listenHost must be an IP address.
+    QString exposureWarning() const;
 };
 
 } // namespace ws

@@ -41,6 +41,8 @@ int ServeRunner::run(const ServeOptions& options, const std::function<void(const
         fail(error);
         return 2;
     }
+    if (const QString w = options.exposureWarning(); !w.isEmpty())
+        fail(QStringLiteral("warning: ") + w);
     handler.setServerAddress(QStringLiteral("%1:%2").arg(host).arg(server.port()).toStdString());
     ServeMetrics metrics(*cluster, handler);
     handler.setMetricsRenderer([&metrics] { return metrics.render(); });

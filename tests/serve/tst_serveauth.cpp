@@ -303,6 +303,100 @@ private slots:
                  qPrintable(r.err));
     }
 
+    // An expired client certificate of the trusted CA gets nothing either.
+    void expiredClientCertificate() {
+        QString error;
+        QVERIFY2(m_pki.createExpiredClient(&error), qPrintable(error));
+        const QString kc =
+            writeKubeconfig(QStringLiteral("expired.kubeconfig"), m_serve.url(), m_pki.caCert,
+                            certUser(m_pki.expiredClientCert, m_pki.clientKey));
+        const Run r = kubectl(kc, {QStringLiteral("get"), QStringLiteral("configmaps")});
+        QVERIFY(r.exitCode > 0);
+        QVERIFY(r.out.isEmpty());
+        QVERIFY2(r.err.contains(QLatin1String("certificate expired")) ||
+                     r.err.contains(QLatin1String("(Unauthorized)")),
+                 qPrintable(r.err));
+    }
+
+    // Tokens compare byte for byte: bob's in upper case, or with a character more, is unknown.
+    void tokenOfAnotherSpelling_data() {
+        QTest::addColumn<QString>("token");
+        QTest::newRow("upper case") << kBobToken.toUpper();
+        QTest::newRow("a character more") << kBobToken + u'0';
+        QTest::newRow("a character less") << kBobToken.chopped(1);
+    }
+    void tokenOfAnotherSpelling() {
+        QFETCH(QString, token);
+        const QString kc = writeKubeconfig(QStringLiteral("spelling.kubeconfig"), m_serve.url(),
+                                           m_pki.caCert, tokenUser(token));
+        const Run r = kubectl(kc, {QStringLiteral("get"), QStringLiteral("configmaps")});
+        QVERIFY(r.exitCode > 0);
+        QVERIFY2(
+            r.err.contains(QLatin1String("You must be logged in to the server (Unauthorized)")),
+            qPrintable(r.err));
+        QVERIFY(r.out.isEmpty());
+    }
+
+    // --listen without a host is loopback; a bind beyond loopback without TLS or without
+    // authentication serves, and says on stderr what that exposes.
+    void listenAddress_data() {
+        QTest::addColumn<QString>("listen");
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QString>("urlPrefix");
+        QTest::addColumn<QString>("warning"); // empty: none
+        const QStringList tls{QStringLiteral("--tls-cert"), m_pki.serverCert,
+                              QStringLiteral("--tls-key"), m_pki.serverKey};
+        QTest::newRow(":PORT") << QStringLiteral(":0") << QStringList()
+                               << QStringLiteral("http://127.0.0.1:") << QString();
+        QTest::newRow("PORT") << QStringLiteral("0") << QStringList()
+                              << QStringLiteral("http://127.0.0.1:") << QString();
+        QTest::newRow("localhost:PORT") << QStringLiteral("localhost:0") << QStringList()
+                                        << QStringLiteral("http://127.0.0.1:") << QString();
+        QTest::newRow("[::1]:PORT") << QStringLiteral("[::1]:0") << QStringList()
+                                    << QStringLiteral("http://[::1]:") << QString();
+        QTest::newRow("0.0.0.0, plain")
+            << QStringLiteral("0.0.0.0:0") << QStringList() << QStringLiteral("http://")
+            << QStringLiteral("warning: serving on 0.0.0.0 (not loopback) without TLS or "
+                              "authentication");
+        QTest::newRow("0.0.0.0, TLS only")
+            << QStringLiteral("0.0.0.0:0") << tls << QStringLiteral("https://")
+            << QStringLiteral("warning: serving on 0.0.0.0 (not loopback) without "
+                              "authentication: anyone who can reach it may read and change");
+        QTest::newRow("0.0.0.0, TLS and tokens")
+            << QStringLiteral("0.0.0.0:0")
+            << tls + QStringList{QStringLiteral("--token-file"), m_tokenFile}
+            << QStringLiteral("https://") << QString();
+    }
+    void listenAddress() {
+        QFETCH(QString, listen);
+        QFETCH(QStringList, extra);
+        QFETCH(QString, urlPrefix);
+        QFETCH(QString, warning);
+        if (listen.contains(QLatin1String("::1")) &&
+            QProcess::execute(
+                QStringLiteral("sh"),
+                {QStringLiteral("-c"), QStringLiteral("grep -q . /proc/net/if_inet6")}) != 0)
+            QSKIP("no IPv6 here");
+        QProcess p;
+        p.start(qEnvironmentVariable("WS_CLI"),
+                QStringList{QStringLiteral("serve"), QStringLiteral("--listen"), listen,
+                            QStringLiteral("--duration"), QStringLiteral("60s")} +
+                    extra);
+        QVERIFY2(p.waitForStarted(), qPrintable(p.errorString()));
+        QTRY_VERIFY_WITH_TIMEOUT(p.canReadLine() || p.state() == QProcess::NotRunning, 15000);
+        const QString line = QString::fromUtf8(p.readLine()).trimmed();
+        p.terminate();
+        QVERIFY(p.waitForFinished(10000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(line.contains(QStringLiteral(" on ") + urlPrefix), qPrintable(line + err));
+        if (warning.isEmpty()) {
+            QVERIFY2(err.isEmpty(), qPrintable(err));
+        } else {
+            QVERIFY2(err.startsWith(QStringLiteral("watchscope-cli: ") + warning), qPrintable(err));
+            QCOMPARE(err.count(u'\n'), 1);
+        }
+    }
+
     // (g) Bad options: exit code 2 and exactly one line on stderr, "watchscope-cli: ...",
     // naming what is wrong; nothing on stdout, no crash, no credential in the line.
     void serveErrors_data() {

@@ -99,6 +99,32 @@ struct TestPki {
                     otherClientCert, error);
     }
 
+    // CN=alice, O=devs, signed by the CA, valid for one day in 2020 only: expired.
+    QString expiredClientCert;
+
+    // Makes expiredClientCert (for clientKey) with `openssl ca`, the one openssl 3.0 command
+    // that takes explicit dates. After create().
+    bool createExpiredClient(QString* error) {
+        expiredClientCert = path("client-expired.pem");
+        const QString csr = expiredClientCert + QStringLiteral(".csr");
+        return write(QStringLiteral("index.txt"), {}) &&
+               write(QStringLiteral("serial"), "1000\n") &&
+               write(QStringLiteral("ca.cnf"),
+                     "[ca]\ndefault_ca = test\n[test]\ndatabase = index.txt\n"
+                     "new_certs_dir = .\nserial = serial\ndefault_md = sha256\n"
+                     "policy = any\nunique_subject = no\n[any]\norganizationName = optional\n"
+                     "commonName = supplied\n[client]\nbasicConstraints = CA:FALSE\n"
+                     "keyUsage = critical,digitalSignature,keyEncipherment\n"
+                     "extendedKeyUsage = clientAuth\n") &&
+               run({"req", "-new", "-config", path("openssl.cnf"), "-key", clientKey, "-subj",
+                    "/O=devs/CN=alice", "-out", csr},
+                   error) &&
+               run({"ca", "-batch", "-config", path("ca.cnf"), "-cert", caCert, "-keyfile", caKey,
+                    "-in", csr, "-out", expiredClientCert, "-notext", "-extensions", "client",
+                    "-startdate", "20200101000000Z", "-enddate", "20200102000000Z"},
+                   error);
+    }
+
     static QByteArray pem(const QString& path) {
         QFile f(path);
         return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();

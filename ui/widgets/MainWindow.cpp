@@ -10,6 +10,7 @@
 #include "ResourcesPane.h"
 #include "RvTimelineChart.h"
 #include "ScenarioPicker.h"
+#include "SecurityBanner.h"
 #include "SessionStatusBar.h"
 #include "ShortcutsDialog.h"
 #include "TableSetup.h"
@@ -50,6 +51,7 @@
 #include <QToolBar>
 #include <QToolButton>
 #include <QTreeView>
+#include <QVBoxLayout>
 
 namespace ws {
 
@@ -147,7 +149,15 @@ void MainWindow::buildPanes() {
     central->setStretchFactor(1, 1);
     central->setSizes({430, 400});
     central->setChildrenCollapsible(false);
-    setCentralWidget(central);
+    // The banner above everything: a connection without TLS verification is never quiet.
+    m_securityBanner = new SecurityBanner;
+    auto* page = new QWidget;
+    auto* pageLayout = new QVBoxLayout(page);
+    pageLayout->setContentsMargins(0, 0, 0, 0);
+    pageLayout->setSpacing(0);
+    pageLayout->addWidget(m_securityBanner);
+    pageLayout->addWidget(central, 1);
+    setCentralWidget(page);
 
     // Selecting an anomaly in either pane, or a marker on the chart, shows it the same way.
     connect(m_incidentsPane, &IncidentsPane::anomalySelected, this,
@@ -307,6 +317,11 @@ void MainWindow::setSessionQualifier(const QString& qualifier) {
 void MainWindow::connectSession() {
     showSessionTitle();
     m_eventsPane->setSession(m_session);
+    const QStringList warnings = m_session ? m_session->securityWarnings() : QStringList();
+    m_securityBanner->setWarnings(warnings);
+    // On stderr too: a window on another screen, or closed early, is no place to learn it.
+    for (const QString& w : warnings)
+        qWarning("watchscope: warning: %s", qPrintable(w));
     if (!m_session)
         return;
     m_focus->offer(m_session->resources());
@@ -644,6 +659,10 @@ QString MainWindow::recordingStatus() const {
 
 QString MainWindow::currentResource() const {
     return m_focus->current();
+}
+
+QStringList MainWindow::securityWarningsShown() const {
+    return m_securityBanner->isVisibleTo(this) ? m_securityBanner->warnings() : QStringList();
 }
 
 QString MainWindow::anomalyCountText() const {

@@ -42,6 +42,7 @@ class RvTimelineChart;
 class ScenarioPicker;
 class Session;
 class SessionStatus;
+class SecurityBanner;
 class SessionStatusBar;
 class UpdateHold;
 class ViewExporter;
@@ -139,6 +140,8 @@ public:
     // Updates that arrived from a session after the window had moved to another one.
     int staleUpdatesDropped() const;
     QString anomalyCountText() const;
+    // The session's security warnings as the banner above the panes shows them; empty: hidden.
+    QStringList securityWarningsShown() const;
 
 public slots:
     void applyUpdate(const ws::EngineUpdate& update);
@@ -236,6 +239,7 @@ private:
     // repaint of the pane under it) is redrawn twice a second.
     ThrottledRefresh* m_eventsTitle = nullptr;
     SessionStatusBar* m_statusBar = nullptr;
+    SecurityBanner* m_securityBanner = nullptr;
     DetailSource m_detailSource = DetailSource::None;
 
     ScenarioPicker* m_scenarioPicker = nullptr;

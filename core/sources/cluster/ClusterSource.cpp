@@ -3,6 +3,7 @@
 #include "ClusterTargets.h"
 
 #include "engine/Pipeline.h"
+#include "http/ClusterHttpSettings.h"
 #include "http/ClusterHttpTransport.h"
 #include "http/HttpFrameKind.h"
 #include "http/HttpRequest.h"
@@ -121,6 +122,15 @@ void ClusterSource::cancel(int server, int requestId) {
 
 TimeUs ClusterSource::now() const {
     return m_clock.isValid() ? m_clock.nsecsElapsed() / 1000 : 0;
+}
+
+QStringList ClusterSource::securityWarnings() const {
+    QStringList out;
+    for (const ClusterTarget& t : m_targets)
+        for (const QString& w : ClusterHttpSettings::warningsFor(t))
+            if (!out.contains(w))
+                out << w;
+    return out;
 }
 
 QString ClusterSource::failure() const {

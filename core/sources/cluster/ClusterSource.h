@@ -40,6 +40,7 @@ public:
     TimeUs poll(Pipeline& pipeline) override;
     bool finished() const override;
     QString failure() const override;
+    QStringList securityWarnings() const override;
     QString state() const override;
     void close(Pipeline& pipeline) override;
     QStringList resources() const override;

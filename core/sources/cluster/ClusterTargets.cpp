@@ -27,7 +27,11 @@ std::optional<std::vector<ClusterTarget>> resolveClusterTargets(const SourceSpec
         const QUrl url(s.contains(QLatin1String("://")) ? s : QStringLiteral("https://") + s);
         if (!url.isValid() || url.host().isEmpty() ||
             (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https"))) {
-            *error = QStringLiteral("--server: '%1' is not an http(s) URL").arg(s);
+            // Without its user info: a password in the URL is not to be printed.
+            *error = QStringLiteral("--server: '%1' is not an http(s) URL")
+                         .arg(url.userInfo().isEmpty() && !s.contains(u'@')
+                                  ? s
+                                  : url.toString(QUrl::RemoveUserInfo));
             return std::nullopt;
         }
         ClusterTarget t = base.value_or(ClusterTarget{});

@@ -5,6 +5,7 @@
 #include "rpc.grpc.pb.h"
 
 #include <QFile>
+#include <QRegularExpression>
 #include <QUrl>
 #include <grpc/support/log.h>
 #include <grpcpp/grpcpp.h>
@@ -17,7 +18,11 @@ namespace ws {
 
 namespace {
 
-bool readFile(const QString& path, const char* what, std::string* out, QString* error) {
+// `pemTail`: what the file's PEM block names must end with ("CERTIFICATE", "PRIVATE KEY"):
+// the wrong file (a key given as the CA) is one clear line, not a failed handshake later. The
+// message never quotes the file.
+bool readFile(const QString& path, const char* what, const char* pemTail, std::string* out,
+              QString* error) {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
         *error = QStringLiteral("cannot read %1 file %2: %3")
@@ -27,6 +32,13 @@ bool readFile(const QString& path, const char* what, std::string* out, QString* 
     const QByteArray data = f.readAll();
     if (data.isEmpty()) {
         *error = QStringLiteral("%1 file %2 is empty").arg(QLatin1String(what), path);
+        return false;
+    }
+    const QRegularExpression block(
+        QStringLiteral("-----BEGIN ([A-Z0-9 ]* )?%1-----").arg(QLatin1String(pemTail)));
+    if (!block.match(QString::fromLatin1(data)).hasMatch()) {
+        *error = QStringLiteral("%1 file %2 holds no PEM %3")
+                     .arg(QLatin1String(what), path, QString::fromLatin1(pemTail).toLower());
         return false;
     }
     out->assign(data.constData(), static_cast<std::size_t>(data.size()));
@@ -111,12 +123,14 @@ EtcdClient::EtcdClient(EtcdConnectOptions options)
         return;
     grpc::SslCredentialsOptions ssl;
     const EtcdTlsOptions& t = m_options.tls;
-    if (!t.caFile.isEmpty() && !readFile(t.caFile, "CA", &ssl.pem_root_certs, &m_error))
+    if (!t.caFile.isEmpty() &&
+        !readFile(t.caFile, "CA", "CERTIFICATE", &ssl.pem_root_certs, &m_error))
         return;
     if (!t.certFile.isEmpty() &&
-        !readFile(t.certFile, "client certificate", &ssl.pem_cert_chain, &m_error))
+        !readFile(t.certFile, "client certificate", "CERTIFICATE", &ssl.pem_cert_chain, &m_error))
         return;
-    if (!t.keyFile.isEmpty() && !readFile(t.keyFile, "client key", &ssl.pem_private_key, &m_error))
+    if (!t.keyFile.isEmpty() &&
+        !readFile(t.keyFile, "client key", "PRIVATE KEY", &ssl.pem_private_key, &m_error))
         return;
     if (t.certFile.isEmpty() != t.keyFile.isEmpty()) {
         m_error = QStringLiteral("a client certificate needs its key and a key its certificate");

@@ -485,7 +485,9 @@ void HttpTransportWorker::abort(int id, bool Request::*reason) {
     Request& r = *it->second;
     r.*reason = true;
     QNetworkReply* reply = r.reply;
-    if (reply)
+    // A reply that already failed (a TLS handshake) and has not yet said so: aborting it would
+    // make Qt report a second error ("this method must only be called once") on stderr.
+    if (reply && !reply->isFinished() && reply->error() == QNetworkReply::NoError)
         reply->abort(); // emits finished() at once: onFinished() ends the request
     // Should Qt not have emitted finished() (already finished, not yet signalled), end it here.
     if (Request* left = active(id, reply)) {
