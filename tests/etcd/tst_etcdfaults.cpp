@@ -18,6 +18,8 @@
 #include "support/StallProxy.h"
 
 #include <QElapsedTimer>
+#include <QProcess>
+#include <QRegularExpression>
 #include <QTest>
 #include <atomic>
 #include <mutex>
@@ -188,6 +190,34 @@ std::unique_ptr<LiveSession> startSession(QObject* context, const QStringList& e
     return live;
 }
 
+// Said when a test fails: where the watch was, whether etcd answers through the proxy and
+// directly, and the end of etcd's log.
+struct Diagnose {
+    const LiveSession* live = nullptr;
+    const StallProxy* proxy = nullptr;
+    EtcdTestCluster* cluster = nullptr;
+    ~Diagnose() {
+        if (!QTest::currentTestFailed() || !live)
+            return;
+        qWarning("watch: %s", qPrintable(live->where()));
+        QString viaProxy, direct;
+        if (proxy) {
+            EtcdClient c(cluster->connectOptions({proxy->url()}));
+            if (c.status(&viaProxy))
+                viaProxy = QStringLiteral("answers");
+            qWarning("proxy: %d open, %lld accepted; etcd through it: %s", proxy->openConnections(),
+                     static_cast<long long>(proxy->accepted()), qPrintable(viaProxy));
+        }
+        EtcdClient c(cluster->connectOptions());
+        if (c.status(&direct))
+            direct = QStringLiteral("answers");
+        qWarning("etcd directly: %s", qPrintable(direct));
+        QFile log(cluster->logFile(0));
+        if (log.open(QIODevice::ReadOnly))
+            qWarning("etcd log, last lines:\n%s", log.readAll().right(4000).constData());
+    }
+};
+
 // The account against what was written: [start, head] is etcd's whole history since the source
 // listed (head = etcd's final revision), seen ∪ lost covers it exactly, every revision the
 // writer made in it is there, and what was lost is exactly `lost` (empty: nothing).
@@ -250,6 +280,7 @@ private slots:
     void memberOfThreeLost();
     void networkStalled();
     void compactionPastTheWatcher();
+    void cliRecordPrintsTheAccount();
 };
 
 void TestEtcdFaults::initTestCase() {
@@ -264,6 +295,7 @@ void TestEtcdFaults::killAndRestart() {
     EtcdTestCluster cluster(1);
     START_CLUSTER(cluster);
     auto live = startSession(this, cluster.clientUrls());
+    const Diagnose diagnose{live.get(), nullptr, &cluster};
     QTRY_VERIFY_WITH_TIMEOUT(live->stats().state == QLatin1String("watching"), kWaitMs);
     const ResourceVersion listRevision = live->stats().listRevision;
     Writer writer(cluster.connectOptions());
@@ -294,6 +326,7 @@ void TestEtcdFaults::memberOfThreeLost() {
     EtcdTestCluster cluster(3);
     START_CLUSTER(cluster);
     auto live = startSession(this, cluster.clientUrls());
+    const Diagnose diagnose{live.get(), nullptr, &cluster};
     QTRY_VERIFY_WITH_TIMEOUT(live->stats().state == QLatin1String("watching"), kWaitMs);
     const ResourceVersion listRevision = live->stats().listRevision;
     Writer writer(cluster.connectOptions());
@@ -333,6 +366,7 @@ void TestEtcdFaults::networkStalled() {
     QString error;
     QVERIFY2(proxy.start(&error), qPrintable(error));
     auto live = startSession(this, {proxy.url()});
+    const Diagnose diagnose{live.get(), &proxy, &cluster};
     QTRY_VERIFY_WITH_TIMEOUT(live->stats().state == QLatin1String("watching"), kWaitMs);
     const ResourceVersion listRevision = live->stats().listRevision;
     Writer writer(cluster.connectOptions());
@@ -369,6 +403,7 @@ void TestEtcdFaults::compactionPastTheWatcher() {
     QString error;
     QVERIFY2(proxy.start(&error), qPrintable(error));
     auto live = startSession(this, {proxy.url()});
+    const Diagnose diagnose{live.get(), &proxy, &cluster};
     QTRY_VERIFY_WITH_TIMEOUT(live->stats().state == QLatin1String("watching"), kWaitMs);
     const ResourceVersion listRevision = live->stats().listRevision;
     Writer writer(cluster.connectOptions());
@@ -385,8 +420,7 @@ void TestEtcdFaults::compactionPastTheWatcher() {
     EtcdClient admin(cluster.connectOptions());
     QVERIFY2(admin.compact(compactAt, true, &error), qPrintable(error));
     proxy.resume();
-    QTRY_VERIFY2_WITH_TIMEOUT(live->stats().compactedCancels == 1, qPrintable(live->where()),
-                              kWaitMs);
+    QTRY_VERIFY_WITH_TIMEOUT(live->stats().compactedCancels == 1, kWaitMs);
     QTRY_VERIFY_WITH_TIMEOUT(
         live->stats().lists == 2 && live->stats().state == QLatin1String("watching"), kWaitMs);
     // Nothing was written between the compaction and the relist: the relist is at compactAt.
@@ -412,6 +446,38 @@ void TestEtcdFaults::compactionPastTheWatcher() {
     QCOMPARE(ofKind(anomalies, AnomalyKind::TooOldRv).size(), 1);
     QVERIFY2(anomalies.size() - 2 == ofKind(anomalies, AnomalyKind::StreamError).size(),
              qPrintable(describe(anomalies)));
+}
+
+// `watchscope-cli record --etcd` ends with the account, written on while it records: every
+// revision since its list seen, or still in flight when the duration ran out; none lost.
+void TestEtcdFaults::cliRecordPrintsTheAccount() {
+    REQUIRE_ETCD();
+    const QString cli = qEnvironmentVariable("WS_CLI");
+    if (cli.isEmpty())
+        QSKIP("WS_CLI is not set (ctest sets it)");
+    EtcdTestCluster cluster(1);
+    START_CLUSTER(cluster);
+    Writer writer(cluster.connectOptions());
+    writer.start();
+    QProcess record;
+    record.start(cli, {QStringLiteral("record"), QStringLiteral("--etcd"), cluster.clientUrl(0),
+                       QStringLiteral("--duration"), QStringLiteral("3s")});
+    QVERIFY(record.waitForFinished(kWaitMs));
+    writer.stop();
+    const QString out = QString::fromUtf8(record.readAllStandardOutput());
+    const QString err = QString::fromUtf8(record.readAllStandardError());
+    QVERIFY2(record.exitCode() == 0, qPrintable(err));
+    static const QRegularExpression line(
+        QStringLiteral("^revision account of the etcd watch: revisions (\\d+)\\.\\.(\\d+) "
+                       "\\((\\d+)\\): (\\d+) seen(, (\\d+) not received yet \\(.*\\)|, balanced)$"),
+        QRegularExpression::MultilineOption);
+    qInfo("%s", qPrintable(out.trimmed()));
+    const auto m = line.match(out);
+    QVERIFY2(m.hasMatch(), qPrintable(out));
+    const qint64 total = m.captured(3).toLongLong();
+    QCOMPARE(total, m.captured(2).toLongLong() - m.captured(1).toLongLong() + 1);
+    QCOMPARE(m.captured(4).toLongLong() + m.captured(6).toLongLong(), total);
+    QVERIFY2(m.captured(4).toLongLong() > 0, qPrintable(out));
 }
 
 QTEST_GUILESS_MAIN(TestEtcdFaults)

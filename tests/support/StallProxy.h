@@ -211,13 +211,10 @@ private:
     void loop() {
         std::vector<pollfd> fds;
         for (;;) {
-            {
-                std::lock_guard lock(m_mutex);
-                if (m_quit)
-                    break;
-                m_seen = m_generation;
-            }
-            m_done.notify_all();
+            std::unique_lock top(m_mutex); // m_connections is the commands' too
+            if (m_quit)
+                break;
+            m_seen = m_generation;
             fds.clear();
             fds.push_back({m_wake[0], POLLIN, 0});
             fds.push_back({m_listen, POLLIN, 0});
@@ -236,6 +233,8 @@ private:
                     fds.push_back({c.upstream, events(c.down, c.up), 0});
                 }
             }
+            top.unlock();
+            m_done.notify_all();
             if (::poll(fds.data(), fds.size(), 1000) < 0 && errno != EINTR)
                 break;
             std::lock_guard lock(m_mutex);

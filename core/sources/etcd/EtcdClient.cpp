@@ -111,6 +111,8 @@ std::vector<EtcdEndpoint> parseEtcdEndpoints(const QStringList& urls, bool tlsBy
 
 struct EtcdClient::Impl {
     std::vector<std::shared_ptr<grpc::Channel>> channels;
+    std::vector<std::shared_ptr<grpc::ChannelCredentials>> credentials; // per endpoint
+    grpc::ChannelArguments args;
     mutable std::mutex mutex;
     int current = 0;
 };
@@ -136,8 +138,11 @@ EtcdClient::EtcdClient(EtcdConnectOptions options)
         m_error = QStringLiteral("a client certificate needs its key and a key its certificate");
         return;
     }
-    grpc::ChannelArguments args;
+    grpc::ChannelArguments& args = d->args;
     args.SetMaxReceiveMessageSize(m_options.maxReceiveBytes);
+    // Subchannels of this client's own: renewChannel() then really starts afresh, and no other
+    // client in the process shares (or disturbs) its connections.
+    args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
     args.SetInt(GRPC_ARG_KEEPALIVE_TIME_MS, 10000);
     args.SetInt(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, 5000);
     args.SetInt(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 0);
@@ -152,6 +157,7 @@ EtcdClient::EtcdClient(EtcdConnectOptions options)
     for (const EtcdEndpoint& ep : m_endpoints) {
         auto creds = ep.tls ? grpc::SslCredentials(ssl) : grpc::InsecureChannelCredentials();
         d->channels.push_back(grpc::CreateCustomChannel(ep.target, creds, args));
+        d->credentials.push_back(std::move(creds));
     }
 }
 
@@ -171,6 +177,15 @@ QString EtcdClient::currentEndpoint() const {
     if (m_endpoints.empty())
         return {};
     return m_endpoints[static_cast<std::size_t>(d->current)].url;
+}
+
+void EtcdClient::renewChannel(int index) {
+    std::lock_guard lock(d->mutex);
+    if (index < 0 || index >= static_cast<int>(d->channels.size()))
+        return;
+    const auto i = static_cast<std::size_t>(index);
+    // Calls in flight keep the old channel (shared_ptr) until they end.
+    d->channels[i] = grpc::CreateCustomChannel(m_endpoints[i].target, d->credentials[i], d->args);
 }
 
 void EtcdClient::failover(int fromIndex) {

@@ -86,6 +86,10 @@ public:
     std::shared_ptr<grpc::Channel> channel(int* index = nullptr) const;
     QString currentEndpoint() const;
     void failover(int fromIndex);
+    // Replaces the channel of endpoint `index` with a new one (new connections, no state of the
+    // old): after a stalled network, gRPC 1.51's channel could keep failing every new connection
+    // attempt ("tcp handshaker shutdown") while a fresh channel to the same address worked.
+    void renewChannel(int index);
 
     // Paged Range over [key, rangeEnd): the first page fixes the revision (or `atRevision`, when
     // given), the next pages are pinned to it. onPage gets each page's kvs. Returns the list

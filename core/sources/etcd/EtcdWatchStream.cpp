@@ -159,6 +159,7 @@ void EtcdWatchStream::run() {
     bool needList = m_nextRevision.load() == 0;
     bool listedOnce = false;
     ResourceVersion listAt = 0; // the compact revision of the cancel that asked for the relist
+    int lostInARow = 0;         // connections lost with no response received in between
 
     while (!m_stopping) {
         if (needList) {
@@ -226,6 +227,7 @@ void EtcdWatchStream::run() {
             // Every response goes to the sink as it arrived; the decoder on the session thread
             // merges fragments and makes events of it. Here only what steers the stream.
             m_sink.watchReceived(resp);
+            lostInARow = 0;
             if (resp.created)
                 m_connected = true;
             if (resp.canceled) {
@@ -292,10 +294,16 @@ void EtcdWatchStream::run() {
         const bool connectionLost = !canceled && malformed.isEmpty() &&
                                     (status.error_code() == grpc::StatusCode::UNAVAILABLE ||
                                      status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED);
-        if (connectionLost)
+        if (connectionLost) {
+            // The second lost connection in a row with nothing received in between: the
+            // channel starts afresh rather than trusting its own reconnection.
+            if (++lostInARow >= 2)
+                m_client.renewChannel(channelIndex);
             sleepUntilReconnected(wait, *m_client.channel());
-        else
+        } else {
+            lostInARow = 0;
             sleepFor(wait);
+        }
     }
 }
 
