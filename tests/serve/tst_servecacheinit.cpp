@@ -134,13 +134,27 @@ private slots:
         ServeProcess serve;
         QString kc;
         QVERIFY(startRestarted(serve, version, 2, &kc));
-        const Run r =
-            kubectl(kc, {QStringLiteral("-v=8"), QStringLiteral("get"), QStringLiteral("--raw"),
-                         QStringLiteral("/api/v1/pods?watch=1&timeoutSeconds=600")});
+        Run r = kubectl(kc, {QStringLiteral("-v=8"), QStringLiteral("get"), QStringLiteral("--raw"),
+                             QStringLiteral("/api/v1/pods?watch=1&timeoutSeconds=600")});
         QVERIFY2(r.exitCode != 0, qPrintable(r.out.left(500)));
         QVERIFY2(r.err.contains(QLatin1String("429 Too Many Requests")),
                  qPrintable(r.err.right(2000)));
-        const QList<int> waits = retryAfters(r.err);
+        QList<int> waits = retryAfters(r.err);
+        QVERIFY2(!waits.isEmpty(), qPrintable(r.err.right(2000)));
+        // Debian 12's kubectl 1.20 does not retry a `get --raw` stream: it stops at the first
+        // 429. Then the next answers' headers come from asking again after each Retry-After,
+        // as the retries of a newer kubectl do (10 of them).
+        if (waits.size() == 1) {
+            while (waits.size() < 11) {
+                QTest::qWait(1000 * waits.last());
+                r = kubectl(kc,
+                            {QStringLiteral("-v=8"), QStringLiteral("get"), QStringLiteral("--raw"),
+                             QStringLiteral("/api/v1/pods?watch=1&timeoutSeconds=600")});
+                const QList<int> more = retryAfters(r.err);
+                QVERIFY2(more.size() == 1, qPrintable(r.err.right(2000)));
+                waits.append(more.first());
+            }
+        }
         QVERIFY2(waits.size() >= 2, qPrintable(r.err.right(2000)));
         QCOMPARE(waits.first(), 1);
         if (grows) {
