@@ -1,6 +1,7 @@
 #pragma once
 
 #include "EngineUpdate.h"
+#include "FrameQueue.h"
 #include "model/ResourceVersion.h"
 #include "model/VersionContext.h"
 
@@ -74,6 +75,8 @@ public:
     // them as it goes: etcd's from Status, an apiserver's from discovery). On the session thread,
     // like snapshot(); what transport threads learn is guarded by the source.
     virtual VersionContext versions() const { return {}; }
+    // The queue its transport threads fill, if it has one: its figures are shown (FlowStats).
+    virtual const FrameQueue* frameQueue() const { return nullptr; }
 };
 
 } // namespace ws
