@@ -63,6 +63,10 @@ bool BufferedFile::flush() {
     }
     m_writer->append(QByteArray(m_buffer.data(), static_cast<qsizetype>(m_buffer.size())), lines);
     m_buffer.clear();
+    // Waiting loses nothing here (a file made from a capture): the block is on disk on return,
+    // as a caller that reads the file next expects.
+    if (m_overflow == Overflow::Wait)
+        m_writer->waitWritten(-1);
     const AsyncFileWriter::Stats s = m_writer->stats();
     m_droppedLines = s.droppedRecords;
     return !hasError();

@@ -11,7 +11,8 @@ namespace ws {
 // append formatted text to buffer() and call maybeFlush(), which hands the block to the
 // writer's thread, so the session thread never waits on the disk. In Drop mode (a live session)
 // a block the writer has no room for is dropped and its lines counted; in Wait mode (a file
-// made from a capture, nothing live) flushing waits for room. The first error is kept: later
+// made from a capture, nothing live) a flush returns once the block is written. The first
+// error is kept: later
 // writes are dropped (memory stays bounded on a full disk) and close() reports it.
 class BufferedFile {
 public:

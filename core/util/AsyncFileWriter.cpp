@@ -83,9 +83,12 @@ bool AsyncFileWriter::append(QByteArray chunk, qint64 records) {
 
 bool AsyncFileWriter::waitWritten(int waitMs) const {
     std::unique_lock lock(m_mutex);
-    return m_room.wait_for(lock, std::chrono::milliseconds(waitMs), [&] {
-        return m_queue.empty() || m_failed;
-    }) && m_queue.empty();
+    const auto done = [&] { return m_queue.empty() || m_failed; };
+    if (waitMs < 0)
+        m_room.wait(lock, done);
+    else
+        m_room.wait_for(lock, std::chrono::milliseconds(waitMs), done);
+    return m_queue.empty();
 }
 
 bool AsyncFileWriter::failed() const {

@@ -56,7 +56,8 @@ public:
     bool append(QByteArray chunk, qint64 records = 0);
     // True when `bytes` more would be queued now (a producer may skip work it would drop).
     bool hasRoom(qint64 bytes) const;
-    // Waits at most `waitMs` until everything queued is written (or the writer failed); true
+    // Waits at most `waitMs` (< 0: as long as it takes) until everything queued is written (or
+    // the writer failed); true
     // when nothing is queued any more. For a caller that wants what it appended on disk now.
     bool waitWritten(int waitMs) const;
     bool failed() const;
