@@ -124,8 +124,8 @@ class TestSlowConsumer : public QObject {
     Q_OBJECT
 private slots:
     void aWindowThatStopsTakingUpdatesCostsBoundedMemory() {
-        auto session = std::make_unique<Session>(simulator(QStringLiteral("too-large-rv-loop")),
-                                                 PipelineOptions{});
+        auto session = std::make_unique<Session>(
+            simulator(QStringLiteral("too-large-rv-loop"), seconds(1800)), PipelineOptions{});
         MergeLimits limits;
         limits.anomalies = 5;
         limits.points = 500;
