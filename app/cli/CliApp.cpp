@@ -297,6 +297,7 @@ int CliApp::exportCapture(const QStringList& arguments) {
     SessionOutputs outputs;
     outputs.anomaliesPath = parser.value(anomalies);
     outputs.timelinePath = parser.value(timeline);
+    outputs.lossless = true; // nothing is live: the replay waits for the disk
     return runSession(spec, outputs, QStringLiteral("exported"));
 }
 
@@ -348,6 +349,7 @@ int CliApp::whatIf(const QStringList& arguments) {
     SessionOutputs outputs;
     outputs.anomaliesPath = parser.value(anomalies);
     outputs.timelinePath = parser.value(timeline);
+    outputs.lossless = true; // nothing is live: the replays wait for the disk
     const bool progress = isatty(fileno(stderr));
     TimeUs lastProgress = -kUsPerSecond;
     int lastRun = 0;
@@ -399,9 +401,17 @@ int CliApp::runSession(const SourceSpec& spec, const SessionOutputs& outputs, co
     qint64 anomalyCount = 0;
     qint64 totalEvents = 0;
     TimeUs endedAt = 0;
+    FlowStats flow;
     const bool ok = session->runHere(
         [&](const EngineUpdate& u) {
             anomalyCount += u.anomalies.size();
+            // A file that failed says so at once; the session goes on without it.
+            if (!u.flow.fileError.isEmpty() && flow.fileError.isEmpty())
+                err() << (progress ? "\n" : "")
+                      << QStringLiteral("watchscope-cli: %1 (recording stopped)\n")
+                             .arg(u.flow.fileError)
+                      << Qt::flush;
+            flow = u.flow;
             totalEvents = u.totalEvents;
             endedAt = u.now;
             if (!progress || (u.now - lastProgress < kUsPerSecond && !u.finished))
@@ -419,11 +429,18 @@ int CliApp::runSession(const SourceSpec& spec, const SessionOutputs& outputs, co
         // Progress shows once a second and reads nothing of an update but counts: an update 30
         // times a second (a snapshot of every watcher each time) was 7 % of reading an audit log.
         milliseconds(250));
-    if (!ok)
+    if (!ok) {
+        if (!flow.fileError.isEmpty() && error == flow.fileError)
+            return 1; // said already, when it happened
         return fail(error, 1);
+    }
     for (int i = 0; i < session->sourceCount(); ++i)
         if (const QString w = session->source(i)->warning(); !w.isEmpty())
             err() << QStringLiteral("watchscope-cli: warning: %1\n").arg(w) << Qt::flush;
+    // What the files could not take in time (and how often the sources waited for the engine).
+    flow.fileError.clear();
+    if (const QString f = flow.summary(); !f.isEmpty())
+        err() << QStringLiteral("watchscope-cli: warning: %1\n").arg(f) << Qt::flush;
     const auto incidents = static_cast<qint64>(session->pipeline().incidents().size());
     QTextStream(stdout) << QStringLiteral("%1 %2 of %3: %4 events, %5 anomalies in %6 %7\n")
                                .arg(verb, formatDuration(endedAt), session->description())

@@ -4,6 +4,9 @@
 #include "LittleEndian.h"
 
 #include <QFile>
+#include <QStringList>
+#include <algorithm>
+#include <cstdint>
 #include <zstd.h>
 
 namespace ws {
@@ -204,8 +207,50 @@ CaptureReader::Parsed CaptureReader::parseRecord(CaptureRecord* record) {
         m_ended = true; // nothing after a clean end is part of the capture
         return Parsed::Record;
     }
+    case RecordType::Dropped: {
+        DroppedSpan d;
+        std::int64_t from = 0, to = 0;
+        std::uint64_t frames = 0, bytes = 0;
+        if (!r.get(&from) || !r.get(&to) || !r.get(&frames) || !r.get(&bytes)) {
+            stop(QStringLiteral("a malformed dropped record"), true);
+            return Parsed::Failed;
+        }
+        // Bounded: a damaged file cannot make the list grow past one entry per record.
+        d.from = from;
+        d.to = to;
+        d.frames = static_cast<qint64>(std::min<std::uint64_t>(frames, INT64_MAX));
+        d.bytes = static_cast<qint64>(std::min<std::uint64_t>(bytes, INT64_MAX));
+        if (m_dropped.size() < 10000)
+            m_dropped.push_back(d);
+        else
+            m_dropped.back().frames += d.frames, m_dropped.back().bytes += d.bytes,
+                m_dropped.back().to = d.to;
+        return Parsed::Skipped;
+    }
     }
     return Parsed::Skipped; // a record type of a newer minor version
+}
+
+QString CaptureReader::droppedNote() const {
+    if (m_dropped.empty())
+        return {};
+    qint64 frames = 0, bytes = 0;
+    for (const DroppedSpan& d : m_dropped)
+        frames += d.frames, bytes += d.bytes;
+    QStringList where;
+    for (std::size_t i = 0; i < m_dropped.size() && i < 3; ++i)
+        where << QStringLiteral("%1 frames at %2 s-%3 s")
+                     .arg(m_dropped[i].frames)
+                     .arg(double(m_dropped[i].from) / kUsPerSecond, 0, 'f', 1)
+                     .arg(double(m_dropped[i].to) / kUsPerSecond, 0, 'f', 1);
+    if (m_dropped.size() > 3)
+        where << QStringLiteral("...");
+    return QStringLiteral("%1: the recording dropped %2 frames (%3 bytes) its disk could not take "
+                          "in time, so the replay has holes there (%4)")
+        .arg(m_name)
+        .arg(frames)
+        .arg(bytes)
+        .arg(where.join(QStringLiteral(", ")));
 }
 
 bool CaptureReader::next(CaptureRecord* record) {

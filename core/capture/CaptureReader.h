@@ -6,6 +6,7 @@
 #include <QByteArray>
 #include <QIODevice>
 #include <memory>
+#include <vector>
 
 namespace ws {
 
@@ -37,6 +38,18 @@ public:
     qint64 size() const;
     qint64 framesRead() const { return m_frames; }
 
+    // Frames the writer dropped because the disk could not keep up (Dropped records, format 1.1),
+    // in file order: where the replay has holes.
+    struct DroppedSpan {
+        TimeUs from = 0; // receive times of the first and last frame dropped
+        TimeUs to = 0;
+        qint64 frames = 0;
+        qint64 bytes = 0;
+    };
+    const std::vector<DroppedSpan>& dropped() const { return m_dropped; }
+    // Empty, or one line: "the recording dropped 1,234 frames (5.6 MB) at 12.3 s–14.0 s (…)".
+    QString droppedNote() const;
+
 private:
     bool readBlock();
     enum class Parsed { Record, Skipped, Failed };
@@ -55,6 +68,7 @@ private:
     QString m_warning;
     qint64 m_frames = 0;
     TimeUs m_lastTime = 0;
+    std::vector<DroppedSpan> m_dropped;
 };
 
 } // namespace ws

@@ -14,7 +14,8 @@ struct CaptureWriter::Compressor {
     ~Compressor() { ZSTD_freeCCtx(ctx); }
 };
 
-CaptureWriter::CaptureWriter() = default;
+CaptureWriter::CaptureWriter(Overflow overflow, qint64 maxQueuedBytes)
+    : m_sink(overflow, maxQueuedBytes) {}
 
 CaptureWriter::~CaptureWriter() {
     if (isOpen()) {
@@ -24,9 +25,10 @@ CaptureWriter::~CaptureWriter() {
 }
 
 bool CaptureWriter::open(const QString& path, const CaptureHeader& header, QString* error) {
-    m_file.setFileName(path);
-    if (!m_file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-        *error = QStringLiteral("cannot write %1: %2").arg(path, m_file.errorString());
+    m_path = path;
+    QString reason;
+    if (!m_sink.open(path, &reason)) {
+        *error = QStringLiteral("cannot write %1: %2").arg(path, reason);
         return false;
     }
     m_zstd = std::make_unique<Compressor>();
@@ -42,14 +44,32 @@ bool CaptureWriter::open(const QString& path, const CaptureHeader& header, QStri
     const QByteArray json = header.toJson();
     w.put<std::uint32_t>(static_cast<std::uint32_t>(json.size()));
     w.putBytes(json);
-    if (m_file.write(head) != head.size() || !m_file.flush()) {
-        *error = QStringLiteral("cannot write %1: %2").arg(path, m_file.errorString());
-        m_file.close();
-        return false;
-    }
-    m_fileBytes = head.size();
+    m_sink.append(head); // the first chunk always fits; a failure shows in error()
     m_blockAge.start();
     return true;
+}
+
+qint64 CaptureWriter::fileBytes() const {
+    return m_sink.stats().writtenBytes;
+}
+
+// The writer also counts the blocks it refused: those are counted here already.
+qint64 CaptureWriter::droppedFrames() const {
+    return m_droppedFrames + m_sink.stats().droppedRecords - m_refusedFrames;
+}
+
+qint64 CaptureWriter::droppedFrameBytes() const {
+    return m_droppedBytes + m_sink.stats().droppedBytes - m_refusedFileBytes;
+}
+
+qint64 CaptureWriter::queuedBytes() const {
+    return m_sink.stats().queuedBytes;
+}
+
+QString CaptureWriter::error() const {
+    if (m_error.isEmpty() && m_sink.failed())
+        m_error = QStringLiteral("cannot write %1: %2").arg(m_path, m_sink.error());
+    return m_error;
 }
 
 void CaptureWriter::appendRecord(std::uint8_t type, const QByteArray& payload) {
@@ -61,6 +81,12 @@ void CaptureWriter::appendRecord(std::uint8_t type, const QByteArray& payload) {
     w.put<std::uint8_t>(type);
     w.put<std::uint32_t>(static_cast<std::uint32_t>(payload.size()));
     w.putBytes(payload);
+    if (type == static_cast<std::uint8_t>(RecordType::Connection)) {
+        LittleEndianWriter c(m_blockConnections);
+        c.put<std::uint8_t>(type);
+        c.put<std::uint32_t>(static_cast<std::uint32_t>(payload.size()));
+        c.putBytes(payload);
+    }
     maybeFlush();
 }
 
@@ -75,8 +101,19 @@ void CaptureWriter::writeConnection(const ConnectionInfo& c) {
     appendRecord(static_cast<std::uint8_t>(RecordType::Connection), m_payload);
 }
 
+void CaptureWriter::noteFrame(const Frame& f) {
+    if (m_blockFrames == 0)
+        m_blockFirst = f.received;
+    m_blockLast = f.received;
+    ++m_blockFrames;
+    m_blockFrameBytes += f.bytes.size();
+    ++m_frames;
+    m_frameBytes += f.bytes.size();
+}
+
 void CaptureWriter::writeFrame(const Frame& f) {
-    if (!isOpen())
+    // Stopped by a write error: nothing more is worth compressing.
+    if (!isOpen() || m_sink.failed())
         return;
     // The hot path: fields and bytes go straight into the block, copied once.
     if (m_block.isEmpty())
@@ -88,28 +125,57 @@ void CaptureWriter::writeFrame(const Frame& f) {
     w.put<std::int64_t>(f.received);
     w.put<std::uint16_t>(f.kind);
     w.putBytes(f.bytes);
-    ++m_frames;
-    m_frameBytes += f.bytes.size();
+    noteFrame(f);
     maybeFlush();
 }
 
 void CaptureWriter::maybeFlush() {
+    // Not flush(): the session thread does not wait for the disk.
     if (m_block.size() >= m_blockLimit || m_blockAge.elapsed() >= m_blockAgeMs)
-        flush();
+        submitBlock();
 }
 
 bool CaptureWriter::flush() {
+    const bool ok = submitBlock();
+    m_sink.waitWritten(AsyncFileWriter::kCloseWaitMs);
+    return ok && error().isEmpty();
+}
+
+bool CaptureWriter::submitBlock() {
     if (!isOpen() || m_block.isEmpty())
-        return m_error.isEmpty();
-    const std::size_t bound = ZSTD_compressBound(static_cast<std::size_t>(m_block.size()));
-    m_scratch.resize(static_cast<qsizetype>(bound) + kBlockHeaderSize);
+        return error().isEmpty();
+    if (m_sink.failed()) {
+        m_droppedFrames += m_blockFrames;
+        m_droppedBytes += m_blockFrameBytes;
+        m_block.clear();
+        m_blockConnections.clear();
+        m_blockFrames = m_blockFrameBytes = 0;
+        return false;
+    }
+    // Frames dropped before this block are told first, in its place in the stream.
+    QByteArray raw;
+    if (m_unmarkedFrames > 0) {
+        QByteArray payload;
+        LittleEndianWriter p(payload);
+        p.put<std::int64_t>(m_unmarkedFirst);
+        p.put<std::int64_t>(m_unmarkedLast);
+        p.put<std::uint64_t>(static_cast<std::uint64_t>(m_unmarkedFrames));
+        p.put<std::uint64_t>(static_cast<std::uint64_t>(m_unmarkedBytes));
+        LittleEndianWriter w(raw);
+        w.put<std::uint8_t>(static_cast<std::uint8_t>(RecordType::Dropped));
+        w.put<std::uint32_t>(static_cast<std::uint32_t>(payload.size()));
+        w.putBytes(payload);
+    }
+    const QByteArray& records = raw.isEmpty() ? m_block : (raw += m_block);
+    const std::size_t bound = ZSTD_compressBound(static_cast<std::size_t>(records.size()));
+    QByteArray out(static_cast<qsizetype>(bound) + kBlockHeaderSize, Qt::Uninitialized);
     const std::size_t n =
-        ZSTD_compress2(m_zstd->ctx, m_scratch.data() + kBlockHeaderSize, bound, m_block.constData(),
-                       static_cast<std::size_t>(m_block.size()));
+        ZSTD_compress2(m_zstd->ctx, out.data() + kBlockHeaderSize, bound, records.constData(),
+                       static_cast<std::size_t>(records.size()));
     if (ZSTD_isError(n)) {
         if (m_error.isEmpty())
             m_error = QStringLiteral("compressing %1: %2")
-                          .arg(m_file.fileName(), QString::fromUtf8(ZSTD_getErrorName(n)));
+                          .arg(m_path, QString::fromUtf8(ZSTD_getErrorName(n)));
         m_block.clear();
         return false;
     }
@@ -117,32 +183,52 @@ bool CaptureWriter::flush() {
     LittleEndianWriter w(head);
     w.put<std::uint32_t>(kBlockMagic);
     w.put<std::uint32_t>(static_cast<std::uint32_t>(n));
-    w.put<std::uint32_t>(static_cast<std::uint32_t>(m_block.size()));
-    std::memcpy(m_scratch.data(), head.constData(), kBlockHeaderSize);
-    const qint64 total = static_cast<qint64>(n) + kBlockHeaderSize;
-    if (m_file.write(m_scratch.constData(), total) != total || !m_file.flush()) {
-        if (m_error.isEmpty())
-            m_error =
-                QStringLiteral("cannot write %1: %2").arg(m_file.fileName(), m_file.errorString());
+    w.put<std::uint32_t>(static_cast<std::uint32_t>(records.size()));
+    std::memcpy(out.data(), head.constData(), kBlockHeaderSize);
+    out.resize(static_cast<qsizetype>(n) + kBlockHeaderSize);
+    const qint64 fileBytes = out.size();
+    if (m_sink.append(std::move(out), m_blockFrames)) {
+        m_unmarkedFrames = m_unmarkedBytes = 0;
+        m_block.clear();
+        m_blockConnections.clear();
     } else {
-        m_fileBytes += total;
+        // No room (the disk or pipe is behind): the block's frames are dropped whole, counted
+        // here rather than by the writer, and told in the next block that is written. Its
+        // Connection records start the next block: later frames need them.
+        if (m_unmarkedFrames == 0)
+            m_unmarkedFirst = m_blockFirst;
+        m_unmarkedLast = m_blockLast;
+        m_unmarkedFrames += m_blockFrames;
+        m_unmarkedBytes += m_blockFrameBytes;
+        m_droppedFrames += m_blockFrames;
+        m_droppedBytes += m_blockFrameBytes;
+        m_refusedFrames += m_blockFrames;
+        m_refusedFileBytes += fileBytes;
+        m_block = m_blockConnections;
     }
-    m_block.clear();
+    m_blockFrames = m_blockFrameBytes = 0;
     m_blockAge.restart();
-    return m_error.isEmpty();
+    return error().isEmpty();
 }
 
 bool CaptureWriter::close(TimeUs endTime, QString* error) {
     if (!isOpen())
         return true;
+    // The last block waits for room (a while): it holds the End record, which counts the
+    // frames the file holds (those handed to it, less those dropped on the way).
+    m_sink.waitWritten(AsyncFileWriter::kCloseWaitMs);
+    submitBlock();
     m_payload.clear();
     LittleEndianWriter w(m_payload);
     w.put<std::int64_t>(endTime);
-    w.put<std::uint64_t>(static_cast<std::uint64_t>(m_frames));
-    w.put<std::uint64_t>(static_cast<std::uint64_t>(m_frameBytes));
+    // (Were blocks lost after the writer took them, this record is lost with them.)
+    w.put<std::uint64_t>(static_cast<std::uint64_t>(m_frames - m_droppedFrames));
+    w.put<std::uint64_t>(static_cast<std::uint64_t>(m_frameBytes - m_droppedBytes));
     appendRecord(static_cast<std::uint8_t>(RecordType::End), m_payload);
-    flush();
-    m_file.close();
+    submitBlock();
+    QString reason;
+    if (!m_sink.close(AsyncFileWriter::kCloseWaitMs, &reason) && m_error.isEmpty())
+        m_error = QStringLiteral("cannot write %1: %2").arg(m_path, reason);
     if (!m_error.isEmpty()) {
         *error = m_error;
         return false;

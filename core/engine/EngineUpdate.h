@@ -67,6 +67,34 @@ struct SeriesDelta {
     QVector<QPointF> points;
 };
 
+// Where a consumer was slower than its producer, since the session began (counters only grow;
+// the newer update's win when updates merge). Every queue between two threads is bounded; this
+// says what each one had to hold back or drop, so that nothing is lost silently.
+struct FlowStats {
+    // Transport threads -> session thread (the sources' FrameQueues): a full queue makes the
+    // transport wait, nothing is dropped.
+    qint64 frameQueueBytes = 0; // queued now
+    qint64 frameQueuePeakBytes = 0;
+    qint64 transportStalls = 0;
+    qint64 transportStalledMs = 0;
+    // Session thread -> window (Session::publish): updates the window had not taken yet merge;
+    // past the merge bounds the oldest anomalies and samples of a merged update are dropped.
+    qint64 updatesMerged = 0;
+    qint64 anomaliesDropped = 0;
+    qint64 pointsDropped = 0;
+    // Session thread -> files (AsyncFileWriter): what the disk or pipe could not take in time.
+    qint64 captureFramesDropped = 0; // of captures written so far, this one included
+    qint64 captureBytesDropped = 0;
+    qint64 exportLinesDropped = 0; // anomalies JSONL and timeline rows
+    QString fileError;             // the first write error, one line; empty if none
+
+    bool anyDropped() const {
+        return anomaliesDropped + pointsDropped + captureFramesDropped + exportLinesDropped > 0;
+    }
+    // One line for a status bar or stderr, or empty when nothing was dropped or held back.
+    QString summary() const;
+};
+
 struct EngineUpdate {
     TimeUs now = 0; // session time (virtual time for the simulator)
     bool finished = false;
@@ -77,16 +105,40 @@ struct EngineUpdate {
     QVector<WatcherSnapshot> watchers;
     QVector<ResourceSnapshot> resources; // every resource the sources know of now
     AnomalyList anomalies;               // raised since the previous update
+    // Anomalies raised before anomalies[0] since the previous update that a merge dropped
+    // (the window was behind): the window counts them as dropped.
+    qint64 missingAnomalies = 0;
     QVector<Incident> incidents; // opened or grown since the previous update, as they are now
     QVector<SeriesDelta> series;
     // The versions the sources know now (a snapshot: the newer update's win); what the anomaly
     // explanations depend on.
     VersionContext versions;
+    FlowStats flow;
 };
 
-// Folds `newer` into `older` when the consumer has not taken `older` yet: snapshots, totals and
-// the state are the newer ones; anomalies and samples of both are kept, in order.
-void mergeUpdate(EngineUpdate& older, EngineUpdate&& newer);
+// How much a merged update may hold, whatever the time the consumer takes to take it: past
+// these, its oldest anomalies and samples are dropped and counted.
+struct MergeLimits {
+    // A fifth of the anomaly list's 100,000 rows: a window that is behind by more than that
+    // many anomalies loses the oldest, as the list itself would (batches of them at a time).
+    qsizetype anomalies = 20000;
+    // Samples of all series together (16 bytes each: 16 MiB). When over, each series keeps
+    // its newest points / series, at least minPointsPerSeries.
+    qsizetype points = 1000000;
+    qsizetype minPointsPerSeries = 600; // a minute at 10 samples/s
+};
+
+struct MergeDrops {
+    qint64 anomalies = 0;
+    qint64 points = 0;
+};
+
+// Folds `newer` into `older` when the consumer has not taken `older` yet: snapshots, totals,
+// flow figures and the state are the newer ones; anomalies and samples of both are kept, in
+// order, up to `limits` (the oldest go first; older.missingAnomalies counts dropped anomalies).
+MergeDrops mergeUpdate(EngineUpdate& older, EngineUpdate&& newer, const MergeLimits& limits = {});
+// Holds `update` to `limits` the same way (the oldest anomalies and samples go first).
+MergeDrops capUpdate(EngineUpdate& update, const MergeLimits& limits);
 
 } // namespace ws
 

@@ -87,6 +87,8 @@ bool Pipeline::stopCapture(TimeUs endTime, QString* error) {
     std::erase(m_taps, static_cast<FrameTap*>(m_liveCapture.get()));
     QString e;
     const bool ok = m_liveCapture->close(endTime, &e);
+    m_pastCaptureFramesDropped += m_liveCapture->droppedFrames();
+    m_pastCaptureBytesDropped += m_liveCapture->droppedFrameBytes();
     m_liveCapture.reset();
     if (!ok && error)
         *error = e;
@@ -124,9 +126,34 @@ void Pipeline::onAnomaly(const Anomaly& in) {
     m_recorder.record(anomaly);
 }
 
+FlowStats Pipeline::flow(const std::vector<Source*>& sources) {
+    if (FrameTap* tap = m_recorder.captureTap(); tap && m_recorder.stopFailedCapture())
+        std::erase(m_taps, tap); // a full disk: the recording stops, the session goes on
+    FlowStats f;
+    for (const Source* s : sources)
+        if (const FrameQueue* q = s->frameQueue()) {
+            const FrameQueue::Stats qs = q->stats();
+            f.frameQueueBytes += qs.queuedBytes;
+            f.frameQueuePeakBytes += qs.peakBytes;
+            f.transportStalls += qs.stalls;
+            f.transportStalledMs += qs.stalledUs / 1000;
+        }
+    m_recorder.addFlow(f);
+    f.captureFramesDropped += m_pastCaptureFramesDropped;
+    f.captureBytesDropped += m_pastCaptureBytesDropped;
+    if (m_liveCapture) {
+        f.captureFramesDropped += m_liveCapture->droppedFrames();
+        f.captureBytesDropped += m_liveCapture->droppedFrameBytes();
+        if (f.fileError.isEmpty())
+            f.fileError = m_liveCapture->error();
+    }
+    return f;
+}
+
 EngineUpdate Pipeline::takeUpdate(const std::vector<Source*>& sources, bool finished,
                                   TimeUs wallNow) {
     EngineUpdate u;
+    u.flow = flow(sources);
     u.finished = finished;
     QStringList states;
     for (const Source* s : sources) {

@@ -65,6 +65,9 @@ public:
     bool stopCapture(TimeUs endTime, QString* error);
     // The capture being written by startCapture(), or null.
     const CaptureWriter* liveCapture() const { return m_liveCapture.get(); }
+    // What the sources' queues and the files held back or dropped so far (the session adds
+    // its own delivery figures). The recorder's capture stops here when its file failed.
+    FlowStats flow(const std::vector<Source*>& sources);
     QDateTime wallStart() const { return m_wallStart; }
 
     // For a watcher over many resources (an etcd keyspace): the resource of an anomaly that
@@ -99,6 +102,8 @@ private:
     std::vector<FrameTap*> m_taps;
     std::map<int, ConnectionInfo> m_connections; // every connection seen, for a later capture
     std::unique_ptr<CaptureWriter> m_liveCapture;
+    qint64 m_pastCaptureFramesDropped = 0; // of live captures stopped so far
+    qint64 m_pastCaptureBytesDropped = 0;
     std::vector<std::function<QString(const QString&)>> m_resolvers;
     std::int64_t m_frames = 0;
     std::int64_t m_bytes = 0;

@@ -171,8 +171,18 @@ void Session::serveCaptureRequests() {
             }
         }
     }
-    if (const CaptureWriter* w = m_pipeline.liveCapture())
+    if (const CaptureWriter* w = m_pipeline.liveCapture()) {
         m_captureBytes = w->fileBytes();
+        // A full disk stops the recording (one line, in captureStopped), not the session.
+        if (const QString error = w->error(); !error.isEmpty()) {
+            QString closeError;
+            TimeUs now = 0;
+            for (auto& s : m_sources)
+                now = std::max(now, s->now());
+            m_pipeline.stopCapture(now, &closeError);
+            endCaptures(error);
+        }
+    }
 }
 
 void Session::endCaptures(const QString& why) {
@@ -216,6 +226,11 @@ AnomalyList Session::anomalies() const {
     return m_published;
 }
 
+Session::DeliveryStats Session::deliveryStats() const {
+    std::lock_guard lock(m_mutex);
+    return m_delivery;
+}
+
 QString Session::failure() const {
     std::lock_guard lock(m_mutex);
     return m_failure;
@@ -237,12 +252,33 @@ void Session::publish(EngineUpdate&& update) {
     {
         std::lock_guard lock(m_mutex);
         m_published += update.anomalies;
+        ++m_delivery.published;
+        m_delivery.publishedAnomalies += update.anomalies.size();
+        for (const SeriesDelta& d : update.series)
+            m_delivery.publishedPoints += d.points.size();
+        MergeDrops drops;
         if (m_waiting) {
-            mergeUpdate(*m_waiting, std::move(update));
+            drops = mergeUpdate(*m_waiting, std::move(update), m_limits);
+            ++m_delivery.merged;
         } else {
             m_waiting = std::move(update);
+            drops = capUpdate(*m_waiting, m_limits);
             wasEmpty = true;
         }
+        m_delivery.anomaliesDropped += drops.anomalies;
+        m_delivery.pointsDropped += drops.points;
+        FlowStats& flow = m_waiting->flow;
+        flow.updatesMerged = m_delivery.merged;
+        flow.anomaliesDropped = m_delivery.anomaliesDropped;
+        flow.pointsDropped = m_delivery.pointsDropped;
+        m_delivery.waitingAnomalies = m_waiting->anomalies.size();
+        qint64 points = 0;
+        for (const SeriesDelta& d : m_waiting->series)
+            points += d.points.size();
+        m_delivery.waitingPoints = points;
+        m_delivery.peakWaitingAnomalies =
+            std::max(m_delivery.peakWaitingAnomalies, m_delivery.waitingAnomalies);
+        m_delivery.peakWaitingPoints = std::max(m_delivery.peakWaitingPoints, points);
     }
     // One queued call per waiting update: a GUI that falls behind finds one merged update.
     if (wasEmpty)
@@ -254,6 +290,9 @@ void Session::deliver() {
     {
         std::lock_guard lock(m_mutex);
         u.swap(m_waiting);
+        if (u)
+            ++m_delivery.delivered;
+        m_delivery.waitingAnomalies = m_delivery.waitingPoints = 0;
     }
     if (u)
         emit updated(*u);

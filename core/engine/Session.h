@@ -20,7 +20,9 @@ namespace ws {
 // One running session: its sources feeding one Pipeline, driven by a SessionLoop on a thread
 // of its own. Updates reach the thread that owns the session (the GUI thread) as the `updated`
 // signal, at most ~30 a second; when that thread falls behind, waiting updates merge into one
-// (latest snapshots win, every anomaly and sample is kept) instead of piling up.
+// (latest snapshots win, anomalies and samples are kept up to MergeLimits, the oldest dropped
+// and counted past them) instead of piling up: a window that stops taking updates costs a
+// bounded amount of memory, and says what it missed (EngineUpdate::flow, missingAnomalies).
 // Nothing here waits on the network: prepare() validates input only, the sources connect on
 // their own threads, and stopLater() ends a session without waiting for it.
 class Session : public QObject {
@@ -86,6 +88,24 @@ public:
     void stopCapture();
     qint64 captureBytes() const { return m_captureBytes.load(); } // on disk; -1: not recording
 
+    // The update waiting for the owner's thread, and what merging cost. Thread-safe.
+    struct DeliveryStats {
+        qint64 published = 0;          // updates the session thread made
+        qint64 publishedAnomalies = 0; // in them
+        qint64 publishedPoints = 0;
+        qint64 delivered = 0;        // updated() emitted
+        qint64 merged = 0;           // folded into one still waiting
+        qint64 anomaliesDropped = 0; // by merges past MergeLimits
+        qint64 pointsDropped = 0;
+        qint64 waitingAnomalies = 0; // in the waiting update now
+        qint64 waitingPoints = 0;
+        qint64 peakWaitingAnomalies = 0;
+        qint64 peakWaitingPoints = 0;
+    };
+    DeliveryStats deliveryStats() const;
+    // Before start(): how much a waiting update may hold (tests make it small).
+    void setMergeLimits(const MergeLimits& limits) { m_limits = limits; }
+
 signals:
     void updated(const ws::EngineUpdate& update);
     void failed(const QString& message);
@@ -126,6 +146,8 @@ private:
     std::vector<CaptureRequest> m_captureRequests;
     bool m_acceptsCaptures = false; // while the session thread runs its loop
     std::optional<EngineUpdate> m_waiting;
+    MergeLimits m_limits;
+    DeliveryStats m_delivery;
     AnomalyList m_published;
     QStringList m_resources;
     QString m_failure;

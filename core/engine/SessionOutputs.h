@@ -10,6 +10,12 @@ struct SessionOutputs {
     QString anomaliesPath; // .jsonl; empty: none
     QString timelinePath;  // .csv, .jsonl or .trace.json; empty: none
     QString capturePath;   // .wscap (docs/capture-format.md); empty: none
+    // False (a live session): a file that cannot keep up loses what it has no room for,
+    // counted (FlowStats), rather than hold the session back. True where waiting loses nothing
+    // (export and whatif turn a capture into files): the session waits for the disk.
+    bool lossless = false;
+    // How many bytes each file may have waiting for its disk (AsyncFileWriter); 0: its default.
+    qint64 maxQueuedBytes = 0;
 };
 
 } // namespace ws

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "EngineUpdate.h"
 #include "SessionOutputs.h"
 #include "capture/CaptureHeader.h"
 #include "model/Anomaly.h"
@@ -32,10 +33,19 @@ public:
     // `endTime`: session time at the end, for the capture's End record.
     bool close(TimeUs endTime, QString* error);
 
+    // A capture whose file failed (a full disk) is closed at once, so that nothing more is
+    // compressed for it; true when that happened now (its error is kept for close()).
+    bool stopFailedCapture();
+    // Adds what the files dropped so far to `flow`.
+    void addFlow(FlowStats& flow) const;
+
 private:
     std::unique_ptr<AnomalyJsonlWriter> m_anomalies;
     std::unique_ptr<TimelineWriter> m_timeline;
     std::unique_ptr<CaptureWriter> m_capture;
+    bool m_captureStopped = false; // closed early by stopFailedCapture()
+    QString m_captureError;
+    FlowStats m_closed; // dropped by the files closed so far
 };
 
 } // namespace ws

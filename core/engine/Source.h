@@ -1,6 +1,7 @@
 #pragma once
 
 #include "EngineUpdate.h"
+#include "FrameQueue.h"
 #include "detect/RevisionAccount.h"
 #include "model/ResourceVersion.h"
 #include "model/VersionContext.h"
@@ -91,6 +92,8 @@ public:
     // or reported lost. Copies, safe on any thread; empty for a source that keeps none (the
     // simulator writes its own truth). The CLI prints them when a session ends.
     virtual QVector<SourceRevisionAccount> revisionAccounts() const { return {}; }
+    // The queue its transport threads fill, if it has one: its figures are shown (FlowStats).
+    virtual const FrameQueue* frameQueue() const { return nullptr; }
 };
 
 } // namespace ws

@@ -27,6 +27,15 @@ public:
     // Flushes and closes; false (and `error`) if any write failed, e.g. a full disk.
     bool close(QString* error = nullptr);
 
+    // Before open(): Drop for a live session (lines the disk cannot take are dropped and
+    // counted), Wait (the default) when waiting loses nothing.
+    void setOverflow(AsyncFileWriter::Overflow overflow,
+                     qint64 maxQueuedBytes = AsyncFileWriter::kDefaultMaxQueued) {
+        m_file.setOverflow(overflow, maxQueuedBytes);
+    }
+    qint64 droppedLines() const { return m_file.droppedLines(); }
+    AsyncFileWriter::Stats stats() const { return m_file.stats(); }
+
     // One line's JSON object, without the newline.
     static std::string formatLine(const Anomaly& anomaly, const QDateTime& wallClockStart);
     // The members after time and kind, in SPEC order: `"severity":..,"source":..,"resource":..`

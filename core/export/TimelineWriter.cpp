@@ -146,6 +146,7 @@ bool TimelineWriter::open(const QString& path, QString* error) {
     // A fresh state: listeners attached to a previous file stay bound to it (and closed).
     d = std::make_shared<State>();
     d->format = *format;
+    d->file.setOverflow(m_overflow, m_maxQueued);
     if (!d->file.open(path, error))
         return false;
     d->open = true;
@@ -162,6 +163,14 @@ bool TimelineWriter::open(const QString& path, QString* error) {
         break;
     }
     return true;
+}
+
+qint64 TimelineWriter::droppedRows() const {
+    return d->file.droppedLines();
+}
+
+AsyncFileWriter::Stats TimelineWriter::stats() const {
+    return d->file.stats();
 }
 
 bool TimelineWriter::isOpen() const {

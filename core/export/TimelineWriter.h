@@ -3,6 +3,7 @@
 #include "TimelineFormat.h"
 #include "model/Anomaly.h"
 #include "model/ResourceVersion.h"
+#include "util/AsyncFileWriter.h"
 
 #include <QString>
 #include <memory>
@@ -47,9 +48,22 @@ public:
     // Finishes the file (closes the trace's array) and reports any write error, e.g. disk full.
     bool close(QString* error = nullptr);
 
+    // Before open(): Drop for a live session (rows the disk cannot take are dropped and
+    // counted), Wait (the default) when waiting loses nothing.
+    void setOverflow(AsyncFileWriter::Overflow overflow,
+                     qint64 maxQueuedBytes = AsyncFileWriter::kDefaultMaxQueued) {
+        m_overflow = overflow;
+        m_maxQueued = maxQueuedBytes;
+    }
+    // Rows (lines) dropped so far, and the writer's byte counts.
+    qint64 droppedRows() const;
+    AsyncFileWriter::Stats stats() const;
+
 private:
     struct State;
     std::shared_ptr<State> d;
+    AsyncFileWriter::Overflow m_overflow = AsyncFileWriter::Overflow::Wait;
+    qint64 m_maxQueued = AsyncFileWriter::kDefaultMaxQueued;
 };
 
 } // namespace ws

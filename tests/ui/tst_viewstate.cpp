@@ -41,6 +41,7 @@ class TestViewState : public QObject {
 private slots:
     void holdMergesAndReleases();
     void holdIsBounded();
+    void holdCountsWhatTheSessionDropped();
     void holdClearResumes();
     void focusDiscoversResources();
     void focusFollowsFirstAnomaly_data();
@@ -120,6 +121,30 @@ void TestViewState::holdIsBounded() {
     QCOMPARE(r.missingAnomalies + r.update.anomalies.size(), 1000);
     QCOMPARE(r.update.anomalies.constLast().rv, 1000);
     QCOMPARE(r.update.anomalies.constFirst().rv, r.missingAnomalies + 1);
+}
+
+void TestViewState::holdCountsWhatTheSessionDropped() {
+    // A paused window that the session also had to drop anomalies for (it merged updates the
+    // window did not take): those held before the gap count as missing too, so the list shows
+    // a run of consecutive anomalies after a counted gap.
+    UpdateHold hold;
+    hold.setPaused(true);
+    EngineUpdate first;
+    for (qint64 rv = 1; rv <= 3; ++rv)
+        first.anomalies.append(anomaly(seconds(1), AnomalyKind::StaleObject, Severity::Error,
+                                       QStringLiteral("pods"), rv, QStringLiteral("w"), {}));
+    hold.hold(first, 100, 10);
+    EngineUpdate second;
+    second.missingAnomalies = 5; // rvs 4..8, dropped by the session
+    for (qint64 rv = 9; rv <= 10; ++rv)
+        second.anomalies.append(anomaly(seconds(2), AnomalyKind::StaleObject, Severity::Error,
+                                        QStringLiteral("pods"), rv, QStringLiteral("w"), {}));
+    hold.hold(second, 100, 10);
+    QCOMPARE(hold.anomaliesHeld(), 10);
+    const UpdateHold::Released r = hold.release();
+    QCOMPARE(r.missingAnomalies, 8);
+    QCOMPARE(r.update.anomalies.size(), 2);
+    QCOMPARE(r.update.anomalies.constFirst().rv, 9);
 }
 
 void TestViewState::holdClearResumes() {

@@ -1,6 +1,8 @@
 // What surrounds the panes: the layout remembered across runs, light and dark following the
-// palette, the keyboard shortcuts and the status bar's memory figure.
+// palette, the keyboard shortcuts, the status bar's memory figure and what it says the session
+// dropped for a slow consumer.
 #include "SyntheticCluster.h"
+#include "models/AnomalyListModel.h"
 #include "session/WindowLayoutMemory.h"
 #include "widgets/LiveChartView.h"
 #include "widgets/MainWindow.h"
@@ -32,6 +34,7 @@ private slots:
     void shortcutsListed();
     void tabShortcuts();
     void statusBarShowsMemory();
+    void statusBarShowsWhatWasDropped();
 };
 
 namespace {
@@ -160,6 +163,44 @@ void TestWindowChrome::statusBarShowsMemory() {
     digits.chop(3);
     digits.remove(QLatin1Char(','));
     QVERIFY2(digits.toLongLong() >= 10, qPrintable(text));
+}
+
+void TestWindowChrome::statusBarShowsWhatWasDropped() {
+    MainWindow window(nullptr);
+    test::SyntheticCluster cluster;
+    window.applyUpdate(cluster.next());
+    QCOMPARE(window.flowStatus(), QString()); // nothing dropped: nothing shown
+
+    // The session merged updates this window was too slow for and dropped the oldest of
+    // them; a capture's disk fell behind.
+    EngineUpdate u = cluster.next();
+    u.anomalies.clear();
+    Anomaly a;
+    a.kind = AnomalyKind::WatcherLag;
+    a.resource = QStringLiteral("pods");
+    a.message = QStringLiteral("after the gap");
+    u.anomalies.append(a);
+    u.missingAnomalies = 40;
+    u.flow.anomaliesDropped = 40;
+    u.flow.pointsDropped = 300;
+    u.flow.captureFramesDropped = 12;
+    u.flow.captureBytesDropped = 4096;
+    window.applyUpdate(u);
+    const QString text = window.flowStatus();
+    QVERIFY2(text.startsWith(QStringLiteral("dropped ")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("12 capture frames")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("40 anomalies")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("300 samples")), qPrintable(text));
+    // The anomaly list counts the 40 as dropped before the one it shows.
+    QCOMPARE(window.anomalyModel()->droppedCount(), qint64(40));
+
+    // A full disk: the recording stopped, the bar says there was a file error.
+    EngineUpdate v = cluster.next();
+    v.flow = u.flow;
+    v.flow.fileError = QStringLiteral("cannot write /dev/full: No space left on device");
+    window.applyUpdate(v);
+    QVERIFY2(window.flowStatus().endsWith(QStringLiteral("file error")),
+             qPrintable(window.flowStatus()));
 }
 
 QTEST_MAIN(TestWindowChrome)

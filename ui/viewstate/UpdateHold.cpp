@@ -31,6 +31,12 @@ void UpdateHold::hold(const EngineUpdate& update, int maxAnomalies, int dropBatc
             m_incidents.append(i);
         }
     }
+    // Anomalies the session dropped before this batch (the window was behind): those held
+    // before them are as good as gone, for the list that shows them on resume.
+    if (update.missingAnomalies > 0) {
+        m_dropped += m_anomalies.size() + update.missingAnomalies;
+        m_anomalies.clear();
+    }
     m_anomalies.append(update.anomalies);
     // What the list would drop on resume need not be held: drop it now, in batches.
     const qsizetype excess = m_anomalies.size() - std::max(1, maxAnomalies);

@@ -653,6 +653,10 @@ void MainWindow::setRecordingStatus(const QString& text) {
     m_statusBar->setRecordingStatus(text);
 }
 
+QString MainWindow::flowStatus() const {
+    return m_statusBar->flowText();
+}
+
 QString MainWindow::recordingStatus() const {
     return m_statusBar->recordingStatus();
 }
@@ -762,6 +766,7 @@ void MainWindow::setSessionNote(const QString& note) {
 
 void MainWindow::applyUpdate(const EngineUpdate& update) {
     m_status->noteArrived(update);
+    m_statusBar->setFlow(update.flow);
     // Series always go in (bounded); the frozen charts simply do not redraw them yet.
     m_chartData.apply(update.series);
     m_focus->note(update);
@@ -770,7 +775,7 @@ void MainWindow::applyUpdate(const EngineUpdate& update) {
         m_hold->hold(update, anomalyModel()->maxRows(), anomalyModel()->dropBatch());
         m_status->setHeld(m_hold->anomaliesHeld());
     } else {
-        fold(update);
+        fold(update, update.missingAnomalies);
     }
     m_chartsPane->setLiveEdge(
         std::max(double(update.now) / double(kUsPerMs), m_chartData.latestTimeMs()));

@@ -129,6 +129,7 @@ public:
     // "Recording foo.wscap: 1.2 MB" in the status bar; empty hides it.
     void setRecordingStatus(const QString& text);
     QString recordingStatus() const;
+    QString flowStatus() const; // "dropped …" in the status bar; empty while nothing was
     Session* session() const;
     const ChartData& chartData() const { return m_chartData; }
     QString currentResource() const;

@@ -5,19 +5,24 @@
 
 #include <QLabel>
 #include <QLocale>
+#include <QStringList>
 
 namespace ws {
 
 SessionStatusBar::SessionStatusBar(QWidget* parent)
     : QStatusBar(parent), m_stateLabel(new QLabel(tr("Waiting for data"))),
-      m_recordLabel(new QLabel), m_timeLabel(new QLabel), m_eventsLabel(new QLabel),
-      m_rateLabel(new QLabel), m_anomalyCountLabel(new QLabel), m_memoryLabel(new QLabel),
-      m_figures(kFiguresIntervalMs, [this] { showFigures(); }) {
+      m_recordLabel(new QLabel), m_flowLabel(new QLabel), m_timeLabel(new QLabel),
+      m_eventsLabel(new QLabel), m_rateLabel(new QLabel), m_anomalyCountLabel(new QLabel),
+      m_memoryLabel(new QLabel), m_figures(kFiguresIntervalMs, [this] { showFigures(); }) {
     addWidget(m_stateLabel, 1);
     m_recordLabel->setObjectName(QStringLiteral("recordingStatus"));
     m_recordLabel->setStyleSheet(QStringLiteral("color: #b00020;"));
     m_recordLabel->setVisible(false);
     addPermanentWidget(m_recordLabel);
+    m_flowLabel->setObjectName(QStringLiteral("flowStatus"));
+    m_flowLabel->setStyleSheet(QStringLiteral("color: #b00020;"));
+    m_flowLabel->setVisible(false);
+    addPermanentWidget(m_flowLabel);
     for (QLabel* l : {m_timeLabel, m_eventsLabel, m_rateLabel, m_anomalyCountLabel}) {
         l->setMinimumWidth(l->fontMetrics().horizontalAdvance(QStringLiteral("0")) * 16);
         l->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
@@ -71,6 +76,38 @@ QString SessionStatusBar::memoryText() const {
 void SessionStatusBar::setAnomalyCount(const QString& text, const QString& toolTip) {
     m_anomalyCountLabel->setText(text);
     m_anomalyCountLabel->setToolTip(toolTip);
+}
+
+void SessionStatusBar::setFlow(const FlowStats& flow) {
+    const QLocale locale = QLocale::system();
+    QStringList parts;
+    if (flow.captureFramesDropped > 0)
+        parts << tr("%1 capture frames").arg(locale.toString(flow.captureFramesDropped));
+    if (flow.exportLinesDropped > 0)
+        parts << tr("%1 file lines").arg(locale.toString(flow.exportLinesDropped));
+    if (flow.anomaliesDropped > 0)
+        parts << tr("%1 anomalies").arg(locale.toString(flow.anomaliesDropped));
+    if (flow.pointsDropped > 0)
+        parts << tr("%1 samples").arg(locale.toString(flow.pointsDropped));
+    QString text = parts.isEmpty() ? QString() : tr("dropped %1").arg(parts.join(u", "));
+    if (!flow.fileError.isEmpty())
+        text = text.isEmpty() ? tr("file error") : tr("%1; file error").arg(text);
+    if (text == m_flowLabel->text())
+        return;
+    m_flowLabel->setText(text);
+    m_flowLabel->setVisible(!text.isEmpty());
+    m_flowLabel->setToolTip(
+        tr("Slower consumers never hold the engine back or make it grow: %1.\n"
+           "Capture and export files drop what the disk cannot take in time (a capture marks "
+           "the place, its replay says so); the window drops the oldest anomalies and samples "
+           "of the updates it fell behind on; sources wait for the engine (%2 times, %3 ms).")
+            .arg(flow.summary().isEmpty() ? tr("nothing dropped") : flow.summary())
+            .arg(flow.transportStalls)
+            .arg(flow.transportStalledMs));
+}
+
+QString SessionStatusBar::flowText() const {
+    return m_flowLabel->text();
 }
 
 QString SessionStatusBar::anomalyCountText() const {

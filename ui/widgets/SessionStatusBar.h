@@ -3,6 +3,7 @@
 #include <QStatusBar>
 #include <QTimer>
 
+#include "engine/EngineUpdate.h"
 #include "viewstate/ThrottledRefresh.h"
 
 class QLabel;
@@ -28,6 +29,11 @@ public:
     // "Recording foo.wscap: 1.2 MB"; empty hides it.
     void setRecordingStatus(const QString& text);
     QString recordingStatus() const;
+    // What the session dropped or held back because a consumer (this window, a file, the
+    // engine itself) was slower than its producer: "dropped 1,234 capture frames"; hidden while
+    // nothing was, the whole account in the tool tip.
+    void setFlow(const FlowStats& flow);
+    QString flowText() const;
     QString memoryText() const;
     QString figuresText() const; // time, events and rate as shown now
 
@@ -40,6 +46,7 @@ private:
 
     QLabel* m_stateLabel;
     QLabel* m_recordLabel;
+    QLabel* m_flowLabel;
     QLabel* m_timeLabel;
     QLabel* m_eventsLabel;
     QLabel* m_rateLabel;

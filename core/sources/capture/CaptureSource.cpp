@@ -126,6 +126,8 @@ QString CaptureSource::warning() const {
     QStringList lines;
     if (!m_reader.warning().isEmpty())
         lines << m_reader.warning();
+    if (!m_reader.droppedNote().isEmpty())
+        lines << m_reader.droppedNote();
     if (m_cluster && !m_cluster->failure().isEmpty())
         lines << QStringLiteral("the recorded session failed: %1").arg(m_cluster->failure());
     return lines.join(QStringLiteral("; "));

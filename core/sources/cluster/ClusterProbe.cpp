@@ -45,6 +45,7 @@ ClusterProbeResult ClusterProbe::run(const SourceSpec& spec, const std::atomic<b
         std::vector<std::unique_ptr<ClusterHttpTransport>>& transports;
         FrameQueue& queue;
         ~StopAll() {
+            queue.release();
             for (auto& t : transports)
                 t->stop();
             std::vector<Frame> rest;

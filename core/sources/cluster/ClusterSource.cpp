@@ -15,6 +15,7 @@ ClusterSource::ClusterSource(SourceSpec spec, QString version)
     : m_spec(std::move(spec)), m_version(std::move(version)) {}
 
 ClusterSource::~ClusterSource() {
+    m_queue.release(); // a transport waiting for room must not hold its stop
     for (auto& t : m_transports)
         t->stop();
     // Taking the queue's lock once more orders the transports' last pushes before its
@@ -199,6 +200,7 @@ QVector<SourceRevisionAccount> ClusterSource::revisionAccounts() const {
 }
 
 void ClusterSource::close(Pipeline& pipeline) {
+    m_queue.release(); // a transport waiting for room must not hold its stop
     for (auto& t : m_transports)
         t->stop();
     if (!m_consumer || m_consumer->closed())

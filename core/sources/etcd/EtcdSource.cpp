@@ -43,6 +43,8 @@ EtcdSource::~EtcdSource() {
 
 void EtcdSource::stopTransport() {
     m_stopping = true;
+    m_queue.release(); // a transport waiting for room must not hold the stop
+
     {
         std::lock_guard lock(m_mutex);
         if (m_stream)

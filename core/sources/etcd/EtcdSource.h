@@ -46,6 +46,7 @@ public:
     QStringList resources() const override;
     TimeUs now() const override;
     qint64 totalEvents() const override;
+    const FrameQueue* frameQueue() const override { return &m_queue; }
     void snapshot(QVector<CacheSnapshot>& caches,
                   QVector<WatcherSnapshot>& watchers) const override;
     void resourceSnapshot(QVector<ResourceSnapshot>& resources) const override;
