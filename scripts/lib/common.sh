@@ -38,9 +38,10 @@ WS_BUILD_PACKAGES=(
 # desktop entry (desktop-file-validate, from desktop-file-utils) and AppStream metainfo
 # (appstreamcli, from appstream), and CPack's Depends come from dpkg-shlibdeps (dpkg-dev; named
 # although build-essential depends on it, since the test calls it); CPack's DEB generator refuses
-# to run shlibdeps without `file` (a fresh minimal Debian has none).
+# to run shlibdeps without `file` (a fresh minimal Debian has none). The secrets test
+# (tst_nosecretleaks) searches the captures it wrote decompressed, with the `zstd` program.
 WS_TEST_PACKAGES=(xvfb xauth openssl python3 python3-kubernetes clang libclang-rt-14-dev
-                  appstream desktop-file-utils dpkg-dev file)
+                  appstream desktop-file-utils dpkg-dev file zstd)
 
 # ---------------------------------------------------------------------------------------------
 # Logging
