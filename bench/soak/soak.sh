@@ -9,12 +9,14 @@
 # thread/fd range, GUI latency) and leaves samples.csv, minutes.txt and summary.txt in --out.
 #   bench/soak/soak.sh [--minutes 60] [--rate 5000] [--sources etcd,serve] [--consumers cli,gui]
 #                      [--writers 2] [--batch 10] [--out DIR] [--build build] [--work DIR]
+#                      [--scenario bench/soak/soak-5k.yaml]   (what serve plays; its rate is --rate)
 # --writers/--batch go to `load`: one etcd on this 2-core VM takes ~2,600 single puts a second,
 # 5,000 as transactions of 10 from 2 writers. Run from the source tree, after building
 # watchscope-cli and ws-bench-soak-gui.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 MINUTES=60 RATE=5000 SOURCES=etcd,serve CONSUMERS=cli,gui WRITERS=2 BATCH=10 BUILD=build
+SCENARIO=bench/soak/soak-5k.yaml
 OUT="" WORK=""
 while [ $# -gt 0 ]; do
     [ $# -ge 2 ] || {
@@ -31,6 +33,7 @@ while [ $# -gt 0 ]; do
     --out) OUT=$2 ;;
     --build) BUILD=$2 ;;
     --work) WORK=$2 ;;
+    --scenario) SCENARIO=$2 ;;
     *)
         echo "soak.sh: unknown option '$1' (see the comment at the top of $0)" >&2
         exit 2
@@ -112,7 +115,11 @@ if [[ ",$SOURCES," == *,etcd,* ]]; then
     add load source etcd $!
 fi
 if [[ ",$SOURCES," == *,serve,* ]]; then
-    sed "s/^\( *writesPerSecond:\).*/\1 $RATE/" bench/soak/soak-5k.yaml >"$WORK/soak.yaml"
+    [ -r "$SCENARIO" ] || {
+        echo "soak.sh: cannot read the scenario '$SCENARIO'" >&2
+        exit 2
+    }
+    sed "s/^\( *writesPerSecond:\).*/\1 $RATE/" "$SCENARIO" >"$WORK/soak.yaml"
     "$CLI" serve --listen 127.0.0.1:0 --scenario "$WORK/soak.yaml" >"$WORK/serve.out" 2>&1 &
     add serve source serve $!
     for _ in $(seq 100); do
