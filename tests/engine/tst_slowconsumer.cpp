@@ -284,8 +284,10 @@ private slots:
         QVERIFY(!w.close(0, &error));
         QCOMPARE(error, expected);
         QCOMPARE(w.fileBytes(), qint64(0));
-        QVERIFY(w.frames() > 0);
-        QCOMPARE(w.droppedFrames(), w.frames()); // every frame given to it is counted lost
+        // The header's write may fail before the first frame arrives (it does under TSan):
+        // frames given after the error are refused, not taken, so none may be counted written.
+        QVERIFY(written > 0);
+        QCOMPARE(w.droppedFrames(), w.frames()); // every frame it took is counted lost
     }
 
     void aRecordingToAFullDiskStopsAndTheSessionGoesOn() {
