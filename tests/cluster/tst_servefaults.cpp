@@ -249,7 +249,8 @@ private slots:
         // serve writes on while the source hears nothing: it falls behind by 40 configmaps.
         QVERIFY(QTest::qWaitFor(
             [&] {
-                const auto& revs =
+                // A copy: the journal read is a temporary.
+                const auto revs =
                     readJournal(rig.stateDir).revisions[QStringLiteral("configmaps")];
                 return std::count_if(revs.begin(), revs.end(),
                                      [&](ResourceVersion r) { return r > before; }) >= 40;
