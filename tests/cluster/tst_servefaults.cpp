@@ -250,8 +250,7 @@ private slots:
         QVERIFY(QTest::qWaitFor(
             [&] {
                 // A copy: the journal read is a temporary.
-                const auto revs =
-                    readJournal(rig.stateDir).revisions[QStringLiteral("configmaps")];
+                const auto revs = readJournal(rig.stateDir).revisions[QStringLiteral("configmaps")];
                 return std::count_if(revs.begin(), revs.end(),
                                      [&](ResourceVersion r) { return r > before; }) >= 40;
             },
