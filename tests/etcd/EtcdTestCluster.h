@@ -236,3 +236,16 @@ inline bool makeTls(const QString& dir, const QString& tag, EtcdTls* out, QStrin
 }
 
 } // namespace ws::test
+
+// For the tests that run real etcd: skip without the binary; start every member and wait until
+// each answers (a ceiling, not a delay: they are usually ready in a second).
+#define REQUIRE_ETCD()                                                                             \
+    if (ws::test::etcdBinary().isEmpty())                                                          \
+    QSKIP("etcd binary not found (/usr/bin/etcd from Debian's etcd-server, or WS_ETCD_BINARY)")
+
+#define START_CLUSTER(cluster)                                                                     \
+    do {                                                                                           \
+        QString startError;                                                                        \
+        QVERIFY2((cluster).startAll(&startError), qPrintable(startError));                         \
+        QVERIFY2((cluster).waitReady(90000, &startError), qPrintable(startError));                 \
+    } while (0)

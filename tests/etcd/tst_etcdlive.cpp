@@ -18,17 +18,6 @@ using namespace ws::test;
 
 namespace {
 
-#define REQUIRE_ETCD()                                                                             \
-    if (etcdBinary().isEmpty())                                                                    \
-    QSKIP("etcd binary not found (/usr/bin/etcd from Debian's etcd-server, or WS_ETCD_BINARY)")
-
-#define START_CLUSTER(cluster)                                                                     \
-    do {                                                                                           \
-        QString startError;                                                                        \
-        QVERIFY2((cluster).startAll(&startError), qPrintable(startError));                         \
-        QVERIFY2((cluster).waitReady(90000, &startError), qPrintable(startError));                 \
-    } while (0)
-
 QString describe(const AnomalyList& list) {
     QStringList lines;
     for (const Anomaly& a : list)
