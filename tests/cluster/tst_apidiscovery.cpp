@@ -115,6 +115,16 @@ private slots:
         QVERIFY(!failure.contains(u'\n'));
     }
 
+    // A 403 Status whose message has a newline (fuzz_api_discovery, CI 2026-11-26) made the
+    // failure two lines: the server's text is quoted escaped.
+    void serverTextStaysOnOneLine() {
+        Conversation c;
+        c.run(recorded(QStringLiteral("regress-status-newline")));
+        QVERIFY(c.discovery.done());
+        QCOMPARE(c.discovery.failure(),
+                 QStringLiteral("https://10.0.0.1:6443: 403 Forbidden: a\\nb"));
+    }
+
     void oversizedDocumentFails() {
         Conversation c;
         const auto version = recorded(QStringLiteral("serve-crd-conversion-stall")).first();

@@ -5,6 +5,7 @@
 #include "http/HttpFrameKind.h"
 #include "http/HttpFrameRecords.h"
 #include "model/Anomaly.h"
+#include "util/OneLine.h"
 #include "json/StatusJson.h"
 
 #include <QUrlQuery>
@@ -544,7 +545,7 @@ void ClusterReflector::noteTrouble(const ApiStatus& status) {
                                    : status.reason;
     if ((status.code == 0 || status.code == 410 || status.code == 429 || status.code == 504) &&
         !status.message.isEmpty())
-        what += QStringLiteral(" (%1)").arg(status.message.left(100));
+        what += QStringLiteral(" (%1)").arg(oneLine(status.message.left(100)));
     if (!m_troubles.empty() && m_troubles.back().what == what) {
         ++m_troubles.back().count;
         return;

@@ -2,6 +2,7 @@
 
 #include "sources/cluster/http/HttpRequest.h"
 #include "sources/cluster/json/StatusJson.h"
+#include "util/OneLine.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -47,6 +48,9 @@ bool ApiDiscovery::onFrame(const Frame& frame) {
     Request done = std::move(it->second);
     m_inFlight.erase(it);
     finish(done, done.response.end.error, done.response.end.message);
+    // The server writes parts of the line (a Status message, a group version it listed): a
+    // newline of theirs must not break ours in two (found by fuzz_api_discovery).
+    m_failure = oneLine(m_failure);
     return true;
 }
 
