@@ -449,6 +449,18 @@ int CliApp::runSession(const SourceSpec& spec, const SessionOutputs& outputs, co
                                .arg(incidents)
                                .arg(incidents == 1 ? QStringLiteral("incident")
                                                    : QStringLiteral("incidents"));
+    // The session's memory holds a bounded number of anomalies: say how many it let go, and
+    // where every one of them still is.
+    if (const AnomalyStore& store = session->pipeline().anomalyStore(); store.evicted() > 0)
+        QTextStream(stdout)
+            << QStringLiteral("%1 older anomalies not kept in memory (it holds the "
+                              "newest %2 of %3); the incidents count every one%4\n")
+                   .arg(store.evicted())
+                   .arg(store.added() - store.evicted())
+                   .arg(store.added())
+                   .arg(outputs.anomaliesPath.isEmpty()
+                            ? QString()
+                            : QStringLiteral(", %1 has every one").arg(outputs.anomaliesPath));
     // Every revision a live source was responsible for: seen, reported lost, or still owed.
     for (int i = 0; i < session->sourceCount(); ++i)
         for (const SourceRevisionAccount& a : session->source(i)->revisionAccounts())

@@ -82,6 +82,11 @@ struct FlowStats {
     qint64 updatesMerged = 0;
     qint64 anomaliesDropped = 0;
     qint64 pointsDropped = 0;
+    // Session memory: anomalies the session's AnomalyStore no longer holds (the oldest of the
+    // most numerous kinds, past AnomalyStoreLimits). Not lost: the files and the window had
+    // every one as it came, and the incidents count them; only a later copy
+    // (Session::anomalies()) lacks them.
+    qint64 anomaliesNotKept = 0;
     // Session thread -> files (AsyncFileWriter): what the disk or pipe could not take in time.
     qint64 captureFramesDropped = 0; // of captures written so far, this one included
     qint64 captureBytesDropped = 0;

@@ -10,9 +10,12 @@ namespace {
 // their own history: ui/charts); what it keeps of the past is read back by nothing but the
 // latest value. Its history is bounded in total, not only per series, so that reading a long
 // audit log (thousands of requested_rv series) holds the same memory as reading a short one:
-// 65,536 buckets, 2 MiB of points.
+// 65,536 buckets, 2 MiB of points. Its full-resolution window is a second, not two minutes:
+// nothing reads it, and two minutes of an audit log's busy series (requests_watch, a point a
+// request) were 5 MB that grew with the log's length up to two minutes of it.
 TimelineLimits pipelineTimelineLimits() {
     TimelineLimits limits;
+    limits.fullResolutionSpan = seconds(1);
     limits.totalBuckets = 65536;
     return limits;
 }
@@ -21,6 +24,7 @@ TimelineLimits pipelineTimelineLimits() {
 Pipeline::Pipeline(PipelineOptions options)
     : m_options(std::move(options)), m_hub(m_keys), m_timeline(pipelineTimelineLimits()),
       m_journal(std::make_shared<EventJournal>(m_options.journal)),
+      m_anomalies(std::make_shared<AnomalyStore>(m_options.anomalies)),
       m_wallStart(QDateTime::currentDateTimeUtc()) {
     if (!m_options.resources.all()) {
         const ResourceFilter filter = m_options.resources;
@@ -121,7 +125,7 @@ void Pipeline::onAnomaly(const Anomaly& in) {
         return;
     const Incident& incident = m_incidents.assign(anomaly);
     m_changedIncidents.insert(incident.id);
-    m_all.push_back(anomaly);
+    m_anomalies->add(anomaly);
     m_pending.push_back(anomaly);
     m_recorder.record(anomaly);
 }
@@ -139,6 +143,7 @@ FlowStats Pipeline::flow(const std::vector<Source*>& sources) {
             f.transportStalledMs += qs.stalledUs / 1000;
         }
     m_recorder.addFlow(f);
+    f.anomaliesNotKept = m_anomalies->evicted();
     f.captureFramesDropped += m_pastCaptureFramesDropped;
     f.captureBytesDropped += m_pastCaptureBytesDropped;
     if (m_liveCapture) {

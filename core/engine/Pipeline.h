@@ -1,5 +1,6 @@
 #pragma once
 
+#include "AnomalyStore.h"
 #include "EngineUpdate.h"
 #include "EventJournal.h"
 #include "ResourceFilter.h"
@@ -26,6 +27,7 @@ struct PipelineOptions {
     ResourceFilter resources;
     SessionOutputs outputs;
     EventJournalLimits journal; // off unless asked for (EventJournalLimits::window())
+    AnomalyStoreLimits anomalies;
 };
 
 // The one pipeline every source feeds: the key table, the DetectorHub (one for all sources, so
@@ -86,7 +88,11 @@ public:
     // Everything since the previous update: anomalies and samples in full, snapshots of now.
     EngineUpdate takeUpdate(const std::vector<Source*>& sources, bool finished, TimeUs wallNow);
 
-    const AnomalyList& anomalies() const { return m_all; } // every anomaly shown so far
+    // The anomalies shown so far that memory keeps (AnomalyStoreLimits): a copy.
+    AnomalyList anomalies() const { return m_anomalies->kept(); }
+    // Every anomaly shown is added here once; thread-safe, and alive as long as it is held.
+    const AnomalyStore& anomalyStore() const { return *m_anomalies; }
+    std::shared_ptr<const AnomalyStore> sharedAnomalyStore() const { return m_anomalies; }
     const IncidentGrouper& incidents() const { return m_incidents; }
 
 private:
@@ -97,6 +103,7 @@ private:
     DetectorHub m_hub;
     TimelineStore m_timeline;
     std::shared_ptr<EventJournal> m_journal;
+    std::shared_ptr<AnomalyStore> m_anomalies; // every anomaly shown, once (bounded)
     SessionRecorder m_recorder;
     QDateTime m_wallStart;
     std::vector<FrameTap*> m_taps;
@@ -107,8 +114,7 @@ private:
     std::vector<std::function<QString(const QString&)>> m_resolvers;
     std::int64_t m_frames = 0;
     std::int64_t m_bytes = 0;
-    AnomalyList m_all;
-    AnomalyList m_pending;
+    AnomalyList m_pending; // since the last update
     IncidentGrouper m_incidents;
     std::set<std::int64_t> m_changedIncidents;     // since the last update, in id order
     std::vector<QVector<QPointF>> m_pendingSeries; // by SeriesId

@@ -222,8 +222,7 @@ QStringList Session::resources() const {
 }
 
 AnomalyList Session::anomalies() const {
-    std::lock_guard lock(m_mutex);
-    return m_published;
+    return m_pipeline.anomalies(); // the store is thread-safe
 }
 
 Session::DeliveryStats Session::deliveryStats() const {
@@ -251,7 +250,6 @@ void Session::publish(EngineUpdate&& update) {
     bool wasEmpty = false;
     {
         std::lock_guard lock(m_mutex);
-        m_published += update.anomalies;
         ++m_delivery.published;
         m_delivery.publishedAnomalies += update.anomalies.size();
         for (const SeriesDelta& d : update.series)
@@ -384,10 +382,6 @@ bool Session::runHere(const std::function<void(const EngineUpdate&)>& publish, Q
         m_stop,
         [&](EngineUpdate&& u) {
             refreshResources();
-            {
-                std::lock_guard lock(m_mutex);
-                m_published += u.anomalies;
-            }
             if (publish)
                 publish(u);
         },

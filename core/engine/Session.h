@@ -64,8 +64,13 @@ public:
     std::shared_ptr<const EventJournal> journal() const { return m_pipeline.sharedJournal(); }
 
     // Thread-safe views for the CLI and tests.
-    AnomalyList anomalies() const; // every anomaly published so far
-    QString failure() const;       // the message of failed(), if any
+    // The anomalies raised so far that the session keeps in memory (AnomalyStoreLimits: the
+    // oldest of the most numerous kinds go past it); anomalyStore() counts them all.
+    AnomalyList anomalies() const;
+    std::shared_ptr<const AnomalyStore> anomalyStore() const {
+        return m_pipeline.sharedAnomalyStore();
+    }
+    QString failure() const; // the message of failed(), if any
 
     // Runs the whole session on the calling thread (the CLI, tests): `publish` sees every
     // update as it is made, at most every `publishInterval` of wall time. False with *error
@@ -148,7 +153,6 @@ private:
     std::optional<EngineUpdate> m_waiting;
     MergeLimits m_limits;
     DeliveryStats m_delivery;
-    AnomalyList m_published;
     QStringList m_resources;
     QString m_failure;
 };

@@ -4,6 +4,7 @@
 #include "model/AnomalyKind.h"
 #include "sources/SourceFactory.h"
 
+#include <array>
 #include <map>
 
 namespace ws {
@@ -18,14 +19,21 @@ QString WhatIfKindCount::change() const {
 
 namespace {
 
+// What one run leaves: the anomalies memory kept, and the count of each kind over all of them.
+struct WhatIfRun {
+    AnomalyList anomalies;
+    std::array<qint64, kAnomalyKindCount> counts{};
+    qint64 notKept = 0;
+};
+
 std::unique_ptr<Session> prepare(const SourceSpec& spec, const SessionOutputs& outputs,
                                  QString* error) {
     return Session::prepared(SourceFactory::create(spec, error), spec, outputs, error);
 }
 
-std::optional<AnomalyList> runToEnd(Session& session, int index,
-                                    const WhatIfComparison::Progress& progress,
-                                    const std::atomic<bool>* cancel, QString* error) {
+std::optional<WhatIfRun> runToEnd(Session& session, int index,
+                                  const WhatIfComparison::Progress& progress,
+                                  const std::atomic<bool>* cancel, QString* error) {
     Session* raw = &session;
     const bool ok = session.runHere(
         [&](const EngineUpdate& u) {
@@ -45,7 +53,13 @@ std::optional<AnomalyList> runToEnd(Session& session, int index,
         *error = QStringLiteral("cancelled");
         return std::nullopt;
     }
-    return session.anomalies();
+    WhatIfRun run;
+    run.anomalies = session.anomalies();
+    const std::shared_ptr<const AnomalyStore> store = session.anomalyStore();
+    run.notKept = store->evicted();
+    for (const AnomalyKind kind : allAnomalyKinds())
+        run.counts[static_cast<std::size_t>(kind)] = store->count(kind);
+    return run;
 }
 
 } // namespace
@@ -83,13 +97,19 @@ std::optional<WhatIfResult> WhatIfComparison::run(const SourceSpec& spec,
     auto whatIf = runToEnd(*whatIfSession, 1, progress, cancel, error);
     if (!whatIf)
         return std::nullopt;
-    result.recorded = std::move(*recorded);
-    result.whatIf = std::move(*whatIf);
+    result.recorded = std::move(recorded->anomalies);
+    result.whatIf = std::move(whatIf->anomalies);
+    result.recordedNotKept = recorded->notKept;
+    result.whatIfNotKept = whatIf->notKept;
+    // Counted over every anomaly, those memory let go included.
     std::map<QString, WhatIfKindCount> kinds;
-    for (const Anomaly& a : result.recorded)
-        ++kinds[kindName(a.kind)].recorded;
-    for (const Anomaly& a : result.whatIf)
-        ++kinds[kindName(a.kind)].whatIf;
+    for (const AnomalyKind kind : allAnomalyKinds()) {
+        const auto i = static_cast<std::size_t>(kind);
+        if (recorded->counts[i] + whatIf->counts[i] == 0)
+            continue;
+        kinds[kindName(kind)].recorded = recorded->counts[i];
+        kinds[kindName(kind)].whatIf = whatIf->counts[i];
+    }
     for (auto& [name, count] : kinds) {
         count.kind = name;
         result.kinds.push_back(count);

@@ -21,9 +21,13 @@ struct WhatIfKindCount {
 };
 
 struct WhatIfResult {
-    QString whatIfLabel;                // "kube-apiserver 1.24, client-go 0.35"
-    AnomalyList recorded;               // the capture replayed as it was recorded
-    AnomalyList whatIf;                 // the same stream under the chosen versions
+    QString whatIfLabel; // "kube-apiserver 1.24, client-go 0.35"
+    // The anomalies of each run that the session kept in memory (AnomalyStoreLimits), and how
+    // many older ones it did not; `kinds` counts them all.
+    AnomalyList recorded; // the capture replayed as it was recorded
+    AnomalyList whatIf;   // the same stream under the chosen versions
+    qint64 recordedNotKept = 0;
+    qint64 whatIfNotKept = 0;
     std::vector<WhatIfKindCount> kinds; // by kind name, every kind either run found
 };
 

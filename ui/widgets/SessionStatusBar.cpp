@@ -90,6 +90,13 @@ void SessionStatusBar::setFlow(const FlowStats& flow) {
     if (flow.pointsDropped > 0)
         parts << tr("%1 samples").arg(locale.toString(flow.pointsDropped));
     QString text = parts.isEmpty() ? QString() : tr("dropped %1").arg(parts.join(u", "));
+    // Not dropped: the list, the incidents and the files had them as they came; only the
+    // session's own bounded copy (Session::anomalies()) lacks them.
+    if (flow.anomaliesNotKept > 0) {
+        const QString notKept = tr("%1 older anomalies not kept in the session's memory")
+                                    .arg(locale.toString(flow.anomaliesNotKept));
+        text = text.isEmpty() ? notKept : tr("%1; %2").arg(text, notKept);
+    }
     if (!flow.fileError.isEmpty())
         text = text.isEmpty() ? tr("file error") : tr("%1; file error").arg(text);
     if (text == m_flowLabel->text())
@@ -100,10 +107,14 @@ void SessionStatusBar::setFlow(const FlowStats& flow) {
         tr("Slower consumers never hold the engine back or make it grow: %1.\n"
            "Capture and export files drop what the disk cannot take in time (a capture marks "
            "the place, its replay says so); the window drops the oldest anomalies and samples "
-           "of the updates it fell behind on; sources wait for the engine (%2 times, %3 ms).")
+           "of the updates it fell behind on; sources wait for the engine (%2 times, %3 ms).\n"
+           "The session itself keeps a bounded number of anomalies in memory (the oldest of the "
+           "most numerous kinds go first; %4 so far): every one reached the anomaly list, the "
+           "incidents' counts and the files as it came.")
             .arg(flow.summary().isEmpty() ? tr("nothing dropped") : flow.summary())
             .arg(flow.transportStalls)
-            .arg(flow.transportStalledMs));
+            .arg(flow.transportStalledMs)
+            .arg(locale.toString(flow.anomaliesNotKept)));
 }
 
 QString SessionStatusBar::flowText() const {
