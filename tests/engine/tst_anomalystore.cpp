@@ -246,6 +246,31 @@ private slots:
             QCOMPARE(perIncident[id], fullIncidents.incident(id)->count);
         }
     }
+
+    // Readers on another thread while the session thread adds (TSan runs tests/engine): what
+    // they see only grows, and never past the bound.
+    void readWhileTheSessionRuns() {
+        auto session = scenarioSession(100, {});
+        const std::shared_ptr<const AnomalyStore> store = session->anomalyStore();
+        session->start();
+        qint64 seen = 0;
+        bool monotonic = true, bounded = true;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                const qint64 added = store->added();
+                const AnomalyList kept = session->anomalies();
+                monotonic = monotonic && added >= seen;
+                bounded = bounded && kept.size() <= 100;
+                seen = added;
+                return !session->running();
+            }(),
+            60000);
+        QVERIFY(monotonic);
+        QVERIFY(bounded);
+        QVERIFY(store->added() > 500);
+        QCOMPARE(store->evicted(), store->added() - 100);
+        QCOMPARE(session->anomalies().size(), qsizetype(100));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestAnomalyStore)
