@@ -122,10 +122,12 @@ int main(int argc, char** argv) {
                 return 1;
             }
             run.wallS = double(wall.nsecsElapsed()) / 1e9;
-            for (const Anomaly& a : pipeline.anomalies()) {
-                ++run.anomalies;
-                ++run.kinds[kindName(a.kind)];
-            }
+            // Counted over all of them: memory keeps the newest only (AnomalyStoreLimits).
+            for (const AnomalyKind kind : allAnomalyKinds())
+                if (const qint64 n = pipeline.anomalyStore().count(kind); n > 0) {
+                    run.anomalies += n;
+                    run.kinds[kindName(kind)] += static_cast<int>(n);
+                }
             run.cpuS = cpuSeconds() - cpu0;
             run.events = double(sim->totalWrites() - writes0);
             run.deliveries = double(sim->watcherDeliveries() - deliveries0);

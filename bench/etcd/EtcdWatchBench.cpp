@@ -155,7 +155,7 @@ bool runWatchScope(const EtcdConnectOptions& connect, ResourceVersion head, bool
     row->maxRssMb = after.ru_maxrss / 1024;
     const EtcdProcessorStats st = source.stats();
     row->events = st.events;
-    const qint64 anomalies = pipeline.anomalies().size();
+    const qint64 anomalies = pipeline.anomalyStore().added(); // memory keeps the newest only
     if (anomalies > 0) {
         for (const Anomaly& a : pipeline.anomalies())
             std::fprintf(stderr, "anomaly: %s %s\n", qPrintable(kindName(a.kind)),

@@ -27,6 +27,12 @@ const Incident& IncidentGrouper::assign(Anomaly& a) {
     const GroupKey key{static_cast<int>(a.kind), a.resource, scope, a.apiserver};
     auto open = m_open.find(key);
     if (open == m_open.end() || a.time - m_incidents[open->second].incident.last > kEpisodeGap) {
+        // The episode before is over for good: its distinct keys and watchers are counted, and
+        // their sets (thousands of names for a resource-wide incident) need not outlive it.
+        if (open != m_open.end()) {
+            m_incidents[open->second].keys = {};
+            m_incidents[open->second].watchers = {};
+        }
         State s;
         s.incident.id = static_cast<std::int64_t>(m_incidents.size()) + 1;
         s.incident.kind = a.kind;

@@ -38,7 +38,7 @@ public:
 private:
     struct State {
         Incident incident;
-        QSet<QString> keys;
+        QSet<QString> keys; // distinct so far; emptied when a newer episode of its group opens
         QSet<QString> watchers;
     };
     using GroupKey = std::tuple<int, QString, QString, QString>; // kind, resource, scope, apiserver

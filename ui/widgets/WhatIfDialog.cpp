@@ -407,8 +407,10 @@ void WhatIfDialog::onFinished() {
     const QString label = result->whatIfLabel;
     m_kinds->setKinds(result->kinds, label,
                       m_recordedVersions ? m_recordedVersions->describe() : QString());
-    m_recorded->appendAnomalies(result->recorded);
-    m_whatIf->appendAnomalies(result->whatIf);
+    // A run that raised more than a session keeps in memory: its list starts after the ones
+    // let go, counted as dropped; the counts by kind are of every anomaly.
+    m_recorded->appendAnomalies(result->recorded, result->recordedNotKept);
+    m_whatIf->appendAnomalies(result->whatIf, result->whatIfNotKept);
     // Which kinds depend on the versions, in so many words.
     QStringList gone, only;
     for (const WhatIfKindCount& k : result->kinds) {
@@ -432,6 +434,11 @@ void WhatIfDialog::onFinished() {
         text[0] = text[0].toUpper();
         m_status->setText(text + QLatin1Char('.'));
     }
+    if (const qint64 notKept = result->recordedNotKept + result->whatIfNotKept; notKept > 0)
+        m_status->setText(m_status->text() +
+                          tr(" %1 older anomalies not kept in memory: the lists show the newest, "
+                             "the counts are of all.")
+                              .arg(notKept));
     m_kindView->horizontalHeader()->resizeSections(QHeaderView::ResizeToContents);
     m_kindView->horizontalHeader()->setStretchLastSection(true);
     // The first kind that depends on the versions, else the first one.
