@@ -14,6 +14,7 @@
 #include <QApplication>
 #include <QChart>
 #include <QLegend>
+#include <QLocale>
 #include <QSettings>
 #include <QSplitter>
 #include <QTabWidget>
@@ -35,6 +36,7 @@ private slots:
     void tabShortcuts();
     void statusBarShowsMemory();
     void statusBarShowsWhatWasDropped();
+    void statusBarSaysWhatTheSessionDidNotKeep();
 };
 
 namespace {
@@ -200,6 +202,29 @@ void TestWindowChrome::statusBarShowsWhatWasDropped() {
     v.flow.fileError = QStringLiteral("cannot write /dev/full: No space left on device");
     window.applyUpdate(v);
     QVERIFY2(window.flowStatus().endsWith(QStringLiteral("file error")),
+             qPrintable(window.flowStatus()));
+}
+
+// Anomalies the session's own memory let go (AnomalyStore) reached the list: said, not counted
+// as dropped by the list.
+void TestWindowChrome::statusBarSaysWhatTheSessionDidNotKeep() {
+    MainWindow window(nullptr);
+    test::SyntheticCluster cluster;
+    EngineUpdate u = cluster.next();
+    u.flow.anomaliesNotKept = 7000;
+    window.applyUpdate(u);
+    const QString text = window.flowStatus();
+    QVERIFY2(text == QStringLiteral("%1 older anomalies not kept in the session's memory")
+                         .arg(QLocale::system().toString(qint64(7000))),
+             qPrintable(text));
+    QCOMPARE(window.anomalyModel()->droppedCount(), qint64(0));
+    // With drops of its own, both are said.
+    EngineUpdate v = cluster.next();
+    v.flow = u.flow;
+    v.flow.pointsDropped = 300;
+    window.applyUpdate(v);
+    QVERIFY2(window.flowStatus().startsWith(QStringLiteral("dropped 300 samples; ")) &&
+                 window.flowStatus().endsWith(QStringLiteral("not kept in the session's memory")),
              qPrintable(window.flowStatus()));
 }
 
