@@ -6,6 +6,8 @@
 #include "model/KeyTable.h"
 
 #include <QTest>
+#include <atomic>
+#include <thread>
 
 using namespace ws;
 
@@ -204,6 +206,58 @@ private slots:
         const JournalStats s = j.stats();
         for (const JournalEntry& e : j.entries(s.first, int(s.held())))
             QVERIFY(!j.find(e.key, e.rv, s.total).empty());
+    }
+
+    void readersNeverSeeAReusedIdUnderTheOldName() {
+        // The session thread churns names while the window's threads read pages and objects:
+        // every row read shows the name of the object it holds.
+        KeyTable keys;
+        EventJournal j({2000, 1 << 20});
+        j.setKeyTable(&keys);
+        std::atomic<bool> done{false};
+        std::atomic<qint64> bad{0}, checked{0};
+        std::thread writer([&] {
+            std::vector<std::pair<KeyId, QString>> alive;
+            ResourceVersion rv = 0;
+            for (int i = 0; i < 60'000; ++i) {
+                const QString name = QStringLiteral("cm-%1").arg(i);
+                const KeyId id = meet(keys, j, name);
+                append(j, id, ++rv, WatchEventType::Added, name);
+                alive.emplace_back(id, name);
+                if (alive.size() > 20) {
+                    const auto [gone, goneName] = alive.front();
+                    alive.erase(alive.begin());
+                    append(j, gone, ++rv, WatchEventType::Modified, goneName);
+                    append(j, gone, ++rv, WatchEventType::Deleted, goneName);
+                    keys.release(gone);
+                }
+            }
+            done = true;
+        });
+        const auto reader = [&](int seed) {
+            qint64 n = seed;
+            while (!done || n < seed + 20) {
+                const JournalStats s = j.stats();
+                const qint64 at = s.first + (n++ * 7919) % std::max<qint64>(1, s.held());
+                for (const JournalEntry& listed : j.entries(at, 50)) {
+                    const JournalEntry e = j.entry(listed.index);
+                    if (!e.valid() || e.content != JournalContent::Kept)
+                        continue;
+                    ++checked;
+                    if (e.name != listed.name ||
+                        e.object != "{\"name\":\"" + e.name.toUtf8() + "\"}")
+                        ++bad;
+                }
+                std::this_thread::yield();
+            }
+        };
+        std::thread r1(reader, 1), r2(reader, 2);
+        writer.join();
+        r1.join();
+        r2.join();
+        QCOMPARE(bad.load(), qint64(0));
+        QVERIFY(checked.load() > 0);
+        QVERIFY2(keys.size() <= 2021, qPrintable(QString::number(keys.size())));
     }
 };
 
