@@ -60,6 +60,11 @@ void DetectorHub::setSink(Sink sink) {
     d->ctx.setSink(std::move(sink));
 }
 
+void DetectorHub::forgetKey(KeyId key) {
+    d->keyHistory.forgetKey(key);
+    d->staleObject.forgetKey(key);
+}
+
 int DetectorHub::watcherCount() const {
     return d->ctx.watcherCount();
 }

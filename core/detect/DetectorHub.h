@@ -89,6 +89,10 @@ public:
 
     std::int64_t raisedCount() const;
 
+    // The key table forgot `key` (KeyTable::onForget): per-key state goes before the id is
+    // reused for another key.
+    void forgetKey(KeyId key);
+
 private:
     struct Impl;
     std::unique_ptr<Impl> d;

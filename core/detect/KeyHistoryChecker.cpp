@@ -13,6 +13,12 @@ KeyHistoryChecker::Stream& KeyHistoryChecker::stream(WatcherId w) {
     return *m_streams[i];
 }
 
+void KeyHistoryChecker::forgetKey(KeyId key) {
+    for (const std::unique_ptr<Stream>& s : m_streams)
+        if (s && key < s->keys.size())
+            s->keys[key] = KeyState();
+}
+
 void KeyHistoryChecker::onListStarted(WatcherId w) {
     ++stream(w).epoch;
 }

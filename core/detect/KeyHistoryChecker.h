@@ -24,6 +24,8 @@ public:
     void onListCompleted(WatcherId w, ResourceVersion listRv);
     void onWatchOpened(WatcherId w, const WatchRequest& request);
     void onResponse(WatcherId w, TimeUs now, std::span<const ObservedEvent> events);
+    // The id is about to name another key: what was learnt of this one goes.
+    void forgetKey(KeyId key);
 
 private:
     struct KeyState {

@@ -23,6 +23,10 @@ public:
     // time); a delete at or below it was already seen, so an object it removed must be gone.
     void check(WatcherId owner, TimeUs now, ResourceVersion storeRv, ResourceVersion seenRv,
                std::span<const StoreEntry> entries, const ConsistencyOracle& truth);
+    // The id is about to name another key: its reports must not silence the new key's.
+    void forgetKey(KeyId key) {
+        std::erase_if(m_reported, [key](const Reported& r) { return r.key == key; });
+    }
 
 private:
     struct Reported {

@@ -50,6 +50,42 @@ std::uint64_t EventJournal::markOf(std::uint64_t keyHash, ResourceVersion rv) {
     return x ^ (x >> 29);
 }
 
+void EventJournal::setKeyTable(KeyTable* keys) {
+    m_keyTable = keys;
+    if (keys)
+        keys->onForget([this](KeyId key) { forgetKey(key); });
+}
+
+void EventJournal::forgetKey(KeyId key) {
+    const Lock lock(m_mutex);
+    if (key < m_keys.size()) {
+        KeyState& k = m_keys[key];
+        if (k.described) {
+            const auto it = m_keyIds.constFind(k.names.key);
+            if (it != m_keyIds.constEnd() && *it == key)
+                m_keyIds.erase(it);
+            --m_keyCount;
+        }
+        k = KeyState();
+    }
+    if (m_forgotten.size() < kForgottenLog)
+        m_forgotten.push_back(key);
+    else
+        m_forgotten[static_cast<std::size_t>(m_forgottenCount % kForgottenLog)] = key;
+    ++m_forgottenCount;
+}
+
+std::uint64_t EventJournal::forgottenKeys(std::uint64_t since, std::vector<KeyId>* out,
+                                          bool* all) const {
+    out->clear();
+    const Lock lock(m_mutex);
+    *all = m_forgottenCount - since > kForgottenLog;
+    if (!*all)
+        for (std::uint64_t i = since; i < m_forgottenCount; ++i)
+            out->push_back(m_forgotten[static_cast<std::size_t>(i % kForgottenLog)]);
+    return m_forgottenCount;
+}
+
 void EventJournal::setResourceFilter(std::function<bool(const QString&)> shows) {
     const Lock lock(m_mutex);
     m_shows = std::move(shows);
@@ -108,41 +144,54 @@ void EventJournal::append(const Event& e) {
     if (!m_chunks[chunkIndex])
         fresh = std::make_unique<JournalRecord[]>(static_cast<std::size_t>(m_chunkSize));
 
-    const Lock lock(m_mutex);
-    if (fresh)
-        m_chunks[chunkIndex] = std::move(fresh);
-    if (e.key >= m_keys.size())
-        m_keys.resize(static_cast<std::size_t>(e.key) + 1);
-    KeyState& k = m_keys[e.key];
-    if (!k.described) {
-        k.described = true;
-        k.names.key = k.names.name = QStringLiteral("key #%1").arg(e.key);
-        ++m_keyCount;
+    KeyId unheld = kNoKey; // released after the lock: the table's listeners take it
+    {
+        const Lock lock(m_mutex);
+        if (fresh)
+            m_chunks[chunkIndex] = std::move(fresh);
+        if (e.key >= m_keys.size())
+            m_keys.resize(static_cast<std::size_t>(e.key) + 1);
+        KeyState& k = m_keys[e.key];
+        if (!k.described) {
+            k.described = true;
+            k.names.key = k.names.name = QStringLiteral("key #%1").arg(e.key);
+            ++m_keyCount;
+        }
+        const std::int64_t index = m_total;
+        JournalRecord& r = *slot(index);
+        r.time = e.time;
+        r.rv = e.rv;
+        r.previous = k.last;
+        r.key = e.key;
+        r.size = e.size;
+        r.watcher = e.watcher;
+        r.type = e.type;
+        r.flags = 0;
+        r.objectSize = e.hasObject ? static_cast<std::uint32_t>(e.object.size()) : 0;
+        if (!e.hasObject) {
+            r.offset = JournalRecord::kNoObject;
+        } else if (static_cast<std::int64_t>(e.object.size()) > m_limits.byteBudget) {
+            r.offset = JournalRecord::kOverBudget;
+        } else {
+            r.offset = m_bytesTotal;
+            writeBytes(m_bytesTotal, e.object);
+            m_bytesTotal += static_cast<std::int64_t>(e.object.size());
+            dropOldBlocks();
+        }
+        k.last = index;
+        if (k.rows++ == 0 && m_keyTable)
+            m_keyTable->hold(e.key);
+        ++m_total;
+        if (m_total > m_limits.maxEntries) {
+            // The entry just dropped (its record is still in the ring: one chunk more than held).
+            const KeyId dropped = slot(m_total - m_limits.maxEntries - 1)->key;
+            if (dropped < m_keys.size() && --m_keys[dropped].rows == 0)
+                unheld = dropped;
+        }
+        advanceContentCursor();
     }
-    const std::int64_t index = m_total;
-    JournalRecord& r = *slot(index);
-    r.time = e.time;
-    r.rv = e.rv;
-    r.previous = k.last;
-    r.key = e.key;
-    r.size = e.size;
-    r.watcher = e.watcher;
-    r.type = e.type;
-    r.flags = 0;
-    r.objectSize = e.hasObject ? static_cast<std::uint32_t>(e.object.size()) : 0;
-    if (!e.hasObject) {
-        r.offset = JournalRecord::kNoObject;
-    } else if (static_cast<std::int64_t>(e.object.size()) > m_limits.byteBudget) {
-        r.offset = JournalRecord::kOverBudget;
-    } else {
-        r.offset = m_bytesTotal;
-        writeBytes(m_bytesTotal, e.object);
-        m_bytesTotal += static_cast<std::int64_t>(e.object.size());
-        dropOldBlocks();
-    }
-    k.last = index;
-    ++m_total;
-    advanceContentCursor();
+    if (unheld != kNoKey && m_keyTable)
+        m_keyTable->release(unheld);
 }
 
 void EventJournal::writeBytes(std::int64_t offset, std::string_view bytes) {

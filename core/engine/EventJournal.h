@@ -34,7 +34,7 @@ struct JournalStats {
     std::int64_t contentsDropped = 0; // objects dropped by the byte budget (and never held)
     std::int64_t contentFloor = 0;    // no entry before this index holds its object any more
     std::int64_t bytesHeld = 0;       // object bytes held (≤ the budget)
-    std::int64_t keys = 0;            // distinct keys described
+    std::int64_t keys = 0;            // keys described and not forgotten since
 
     std::int64_t held() const { return total - first; }
     std::int64_t droppedEntries() const { return first; }
@@ -78,6 +78,11 @@ public:
 
     // --- the writer (session thread) ---
 
+    // The table the sources' KeyIds come from: while held entries name a key, the journal
+    // holds its id, so that rows outliving the key's object keep their name; when the table
+    // forgets a key, so does the journal (its id may then name another key). Before the first
+    // append(); `keys` outlives every append() (the GUI may keep reading after it is gone).
+    void setKeyTable(KeyTable* keys);
     // Keys whose resource this rejects are described as hidden and never recorded (the
     // session's --resources). Before the first describeKey().
     void setResourceFilter(std::function<bool(const QString& resource)> shows);
@@ -117,6 +122,10 @@ public:
     std::int64_t copyRecords(std::int64_t from, std::int64_t to,
                              std::vector<JournalRecord>* out) const;
     JournalKey key(KeyId key) const;
+    // For a reader that keeps state by KeyId (EventMatcher): the ids forgotten after `since`
+    // (a previous answer; 0 at first) go to *out, and the answer to pass next time is returned.
+    // *all: more were forgotten than the journal remembers; drop everything kept by id.
+    std::uint64_t forgottenKeys(std::uint64_t since, std::vector<KeyId>* out, bool* all) const;
     QString watcherName(std::uint16_t watcher) const;
     // The held entries of `key` at `rv`, newest last, looking back at most maxSteps events of
     // the key (following the previous-version links) and only at indices below `below`.
@@ -131,11 +140,13 @@ private:
     struct KeyState {
         JournalKey names;
         std::int64_t last = -1; // the newest entry of the key
+        std::int64_t rows = 0;  // held entries naming it; the journal holds the id while > 0
         bool described = false;
     };
     using Lock = std::lock_guard<std::mutex>;
 
     JournalRecord* slot(std::int64_t index) const; // lock held; the chunk exists
+    void forgetKey(KeyId key);                     // the key table forgot it
     void writeBytes(std::int64_t offset, std::string_view bytes);
     void readBytes(std::int64_t offset, std::uint32_t size, QByteArray* out) const;
     void dropOldBlocks();
@@ -158,6 +169,10 @@ private:
     std::vector<KeyState> m_keys; // by KeyId
     std::int64_t m_keyCount = 0;
     QHash<QString, KeyId> m_keyIds;
+    KeyTable* m_keyTable = nullptr; // writer only
+    static constexpr std::size_t kForgottenLog = 4096;
+    std::vector<KeyId> m_forgotten; // ring of the newest kForgottenLog forgotten ids
+    std::uint64_t m_forgottenCount = 0;
     QVector<QString> m_watchers;
 
     std::deque<std::unique_ptr<char[]>> m_blocks; // m_blocks[i] holds block m_firstBlock + i

@@ -48,6 +48,18 @@ bool EventMatcher::matches(const JournalEntry& e) const {
     return true;
 }
 
+void EventMatcher::syncForgotten(const EventJournal& journal) {
+    bool all = false;
+    m_forgottenSeen = journal.forgottenKeys(m_forgottenSeen, &m_forgotten, &all);
+    if (all) {
+        m_keys.clear();
+        return;
+    }
+    for (const KeyId key : m_forgotten)
+        if (key < m_keys.size())
+            m_keys[key] = KeyVerdict();
+}
+
 bool EventMatcher::matches(const JournalRecord& r, const EventJournal& journal) {
     if (!m_valid || !m_filter.showsType(r.type) || !m_filter.showsRv(r.rv))
         return false;

@@ -32,6 +32,9 @@ public:
     bool matches(const JournalEntry& entry) const;
     // The same for a record of `journal`; the key's names are read from it once per key.
     bool matches(const JournalRecord& record, const EventJournal& journal);
+    // Before copying records to match: verdicts kept for ids the journal forgot since the last
+    // call go (such an id may name another key in the records copied next).
+    void syncForgotten(const EventJournal& journal);
 
 private:
     struct KeyVerdict {
@@ -44,6 +47,8 @@ private:
     bool m_valid = true;
     std::unordered_set<std::uint64_t> m_marks;
     std::vector<KeyVerdict> m_keys; // by KeyId
+    std::uint64_t m_forgottenSeen = 0;
+    std::vector<KeyId> m_forgotten;
 };
 
 } // namespace ws

@@ -32,6 +32,10 @@ Pipeline::Pipeline(PipelineOptions options)
         m_journal->setResourceFilter([filter](const QString& r) { return filter.shows(r); });
     }
     m_hub.setSink([this](const Anomaly& a) { onAnomaly(a); });
+    // A key forgotten (its object deleted everywhere, no journal row left): the detectors and
+    // the journal drop what they kept under its id before the id names another key.
+    m_keys.onForget([this](KeyId key) { m_hub.forgetKey(key); });
+    m_journal->setKeyTable(&m_keys);
     m_timeline.addListener([this](SeriesId id, TimeUs t, double v) {
         const auto i = static_cast<std::size_t>(id);
         if (i >= m_pendingSeries.size())
@@ -42,6 +46,7 @@ Pipeline::Pipeline(PipelineOptions options)
 
 Pipeline::~Pipeline() {
     closeOutputs(0, nullptr);
+    m_journal->setKeyTable(nullptr); // the journal may be read after the pipeline is gone
 }
 
 bool Pipeline::openOutputs(const CaptureHeader& capture, const QDateTime& wallStart,

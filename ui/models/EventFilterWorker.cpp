@@ -97,6 +97,7 @@ void EventFilterWorker::scan(qint64 to) {
         if (cancelled())
             return;
         const qint64 end = std::min(to, m_scanned + kChunk);
+        m_matcher->syncForgotten(*m_journal);
         const qint64 first = m_journal->copyRecords(m_scanned, end, &m_records);
         for (std::size_t i = 0; i < m_records.size(); ++i)
             if (m_matcher->matches(m_records[i], *m_journal))

@@ -30,7 +30,8 @@ ClusterReflector::ClusterReflector(Config config, DetectorHub& hub, KeyTable& ke
     : m_config(std::move(config)), m_hub(hub), m_keys(keys), m_submit(std::move(submit)),
       m_cancel(std::move(cancel)), m_nextId(std::move(nextId)), m_rng(seed),
       m_backoff(m_config.profile.relistBackoff()),
-      m_rewatchBackoff(m_config.profile.rewatchBackoff()) {
+      m_rewatchBackoff(m_config.profile.rewatchBackoff()), m_presence(keys),
+      m_keyPrefix("/registry/" + m_config.resource.plural.toStdString() + '/') {
     m_server = m_config.firstServer;
     WatcherInfo info;
     info.id = m_config.id;
@@ -64,12 +65,15 @@ QString ClusterReflector::collectionPath() const {
     return m_config.resource.collectionPath();
 }
 
-KeyId ClusterReflector::keyOf(const std::string& ns, const std::string& name) {
-    std::string key = "/registry/" + m_config.resource.plural.toStdString() + '/';
-    if (!ns.empty())
-        key += ns + '/';
+KeyId ClusterReflector::keyOf(const std::string& ns, const std::string& name, bool present) {
+    std::string& key = m_keyText;
+    key.assign(m_keyPrefix);
+    if (!ns.empty()) {
+        key += ns;
+        key += '/';
+    }
     key += name;
-    return m_keys.intern(key);
+    return present ? m_presence.present(key) : m_presence.absent(key, m_event.resourceVersion);
 }
 
 void ClusterReflector::start(TimeUs now) {
@@ -159,10 +163,15 @@ void ClusterReflector::startWatch(TimeUs now) {
     q.addQueryItem(QStringLiteral("timeoutSeconds"), QString::number(timeout));
     q.addQueryItem(QStringLiteral("watch"), QStringLiteral("true"));
     m_hub.watchOpened(m_hubId, now, request);
+    // A new stream: the ids of keys deleted on the last one need not wait for its duplicates.
+    m_liveRv = 0;
+    m_presence.flush();
     m_state = State::Watching;
     m_phase = Phase::Watch;
     m_watchList = watchList;
     m_awaitingInitialEnd = watchList;
+    if (watchList)
+        m_presence.beginList();
     m_watchHadError = false;
     m_watchEvents = 0;
     m_watchDeadline = now + seconds(timeout);
@@ -216,11 +225,12 @@ void ClusterReflector::onHead(int status, const QByteArray&, TimeUs) {
     m_httpStatus = status;
     if (m_phase == Phase::List && status == 200) {
         m_listed.clear();
+        m_presence.beginList();
         m_list =
             std::make_unique<ListStreamDecoder>([this](std::string_view, const ListItemMeta& meta) {
                 ObservedEvent o;
                 o.type = WatchEventType::Added;
-                o.key = keyOf(meta.ns, meta.name);
+                o.key = keyOf(meta.ns, meta.name, true);
                 o.rv = meta.resourceVersion;
                 o.initial = true;
                 m_listed.push_back(o);
@@ -296,10 +306,11 @@ void ClusterReflector::watchEvent(std::string_view json, TimeUs now) {
     case WatchEventType::Deleted: {
         ObservedEvent& o = m_pending.emplace_back();
         o.type = m_event.type;
-        o.key = keyOf(m_event.ns, m_event.name);
+        o.key = keyOf(m_event.ns, m_event.name, m_event.type != WatchEventType::Deleted);
         o.rv = m_event.resourceVersion;
         o.initial = m_awaitingInitialEnd;
         if (!o.initial) {
+            m_liveRv = std::max(m_liveRv, o.rv);
             m_lastSyncRv = o.rv;
             progressTo(o.rv);
         }
@@ -322,6 +333,8 @@ void ClusterReflector::watchEvent(std::string_view json, TimeUs now) {
             m_everSynced = true;
             syncedAt(m_event.resourceVersion, now);
             m_streamFrom = m_event.resourceVersion;
+            m_presence.endList();
+            m_presence.flush();
         } else if (!m_awaitingInitialEnd) {
             progressTo(m_event.resourceVersion);
         }
@@ -364,6 +377,7 @@ void ClusterReflector::flushEvents(TimeUs now) {
         return;
     m_hub.watchResponse(m_hubId, now, m_pending);
     m_pending.clear();
+    m_presence.flush(m_liveRv);
 }
 
 ApiStatus ClusterReflector::statusFromBody(int httpStatus) const {
@@ -478,6 +492,8 @@ void ClusterReflector::listFinished(TimeUs now) {
     m_everSynced = true;
     m_rvUnavailable = false;
     m_hub.listCompleted(m_hubId, now, m_listRv, m_listItems);
+    m_presence.endList();
+    m_presence.flush();
     m_list.reset();
     m_backoff.reset();
     startWatch(now);

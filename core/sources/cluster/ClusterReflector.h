@@ -8,6 +8,7 @@
 #include "kube/ClientProfile.h"
 #include "kube/ResourceCatalog.h"
 #include "model/Frame.h"
+#include "model/KeyPresence.h"
 #include "model/Observation.h"
 #include "util/SeededRandom.h"
 #include "json/JsonObjectSplitter.h"
@@ -108,7 +109,8 @@ private:
     void syncedAt(ResourceVersion rv, TimeUs now);
     // What went wrong since the last progress, for the revision-gap message.
     void noteTrouble(const ApiStatus& status);
-    KeyId keyOf(const std::string& ns, const std::string& name);
+    // The key's id, held while the key is present in this informer's view (KeyPresence).
+    KeyId keyOf(const std::string& ns, const std::string& name, bool present);
     QString collectionPath() const;
     ApiStatus statusFromBody(int httpStatus) const;
 
@@ -164,6 +166,11 @@ private:
     int m_relists = 0;
     TimeUs m_lastEventAt = 0;
     std::optional<ApiStatus> m_rejected;
+
+    KeyPresence m_presence;
+    std::string m_keyPrefix;      // "/registry/configmaps/"
+    std::string m_keyText;        // reused for each event's key
+    ResourceVersion m_liveRv = 0; // the highest live event RV of the current watch
 
     RevisionAccount m_account;
     ResourceVersion m_streamFrom = 0; // the current watch has delivered everything up to it
