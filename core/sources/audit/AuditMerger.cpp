@@ -1,11 +1,11 @@
 #include "AuditMerger.h"
 
 #include "AuditProblems.h"
-#include "AuditStream.h"
+#include "AuditStreamThread.h"
 
 namespace ws {
 
-AuditMerger::AuditMerger(std::vector<std::unique_ptr<AuditStream>>& streams,
+AuditMerger::AuditMerger(std::vector<std::unique_ptr<AuditStreamThread>>& streams,
                          AuditProblems& problems, TimeUs window, std::size_t maxHeld)
     : m_streams(streams), m_problems(problems), m_window(window), m_maxHeld(maxHeld),
       m_inputs(streams.size()) {
@@ -82,7 +82,7 @@ AuditMerger::Status AuditMerger::next(AuditEvent* out) {
             }
             break;
         }
-        AuditStream& stream = *m_streams[static_cast<std::size_t>(pick)];
+        AuditStreamThread& stream = *m_streams[static_cast<std::size_t>(pick)];
         Input& in = m_inputs[static_cast<std::size_t>(pick)];
         if (m_freeSlots.empty()) {
             m_freeSlots.push_back(static_cast<std::uint32_t>(m_slots.size()));
@@ -109,7 +109,7 @@ AuditMerger::Status AuditMerger::next(AuditEvent* out) {
     AuditEvent& event = m_slots[h.slot];
     m_freeSlots.push_back(h.slot);
     if (h.time < m_lastOut) {
-        const AuditStream& s = *m_streams[static_cast<std::size_t>(event.stream)];
+        const AuditStreamThread& s = *m_streams[static_cast<std::size_t>(event.stream)];
         m_problems.add(
             AuditProblems::OutOfOrder,
             QStringLiteral("%1:%2").arg(s.fileName(event.file)).arg(event.line),

@@ -11,7 +11,7 @@
 namespace ws {
 
 class AuditProblems;
-class AuditStream;
+class AuditStreamThread;
 
 // Merges the apiservers' streams into one in stageTimestamp order: a k-way merge that holds
 // events in a reorder window (a file is nearly in order: lines are written as stages end), so
@@ -21,7 +21,7 @@ class AuditStream;
 // holds nothing back: what waits in the window leaves after `window` of wall time.
 class AuditMerger {
 public:
-    AuditMerger(std::vector<std::unique_ptr<AuditStream>>& streams, AuditProblems& problems,
+    AuditMerger(std::vector<std::unique_ptr<AuditStreamThread>>& streams, AuditProblems& problems,
                 TimeUs window = seconds(5), std::size_t maxHeld = 100000);
 
     enum class Status { Event, Waiting, Done };
@@ -57,7 +57,7 @@ private:
     void push(const Held& h);
     void pop();
 
-    std::vector<std::unique_ptr<AuditStream>>& m_streams;
+    std::vector<std::unique_ptr<AuditStreamThread>>& m_streams;
     AuditProblems& m_problems;
     TimeUs m_window;
     std::size_t m_maxHeld;

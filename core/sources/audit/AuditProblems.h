@@ -1,5 +1,7 @@
 #pragma once
 
+#include "AuditProblemSink.h"
+
 #include <QString>
 #include <QStringList>
 #include <array>
@@ -10,20 +12,11 @@ namespace ws {
 // What could not be used of an audit log, counted by kind: each problem is one line with its
 // file:line, the first few of each kind handed on (as stream-error anomalies), all of them in
 // the summary at the end.
-class AuditProblems {
+class AuditProblems final : public AuditProblemSink {
 public:
-    enum Kind {
-        BrokenLine,
-        UnknownApiVersion,
-        UnknownKind,
-        LongLine,
-        ReadError,
-        OutOfOrder,
-        Count
-    };
     static constexpr int kReportedPerKind = 10;
 
-    void add(Kind kind, const QString& where, const QString& what);
+    void add(Kind kind, const QString& where, const QString& what) override;
     std::int64_t count(Kind kind) const { return m_counts[kind]; }
     std::int64_t total() const;
     // The messages not yet handed on ("audit.log:17: broken line: ..."), then forgets them.

@@ -51,8 +51,8 @@ bool AuditSource::prepare(QString* error) {
     if (m_groups.empty())
         return false;
     for (std::size_t i = 0; i < m_groups.size(); ++i) {
-        auto stream = std::make_unique<AuditStream>(static_cast<int>(i), m_groups[i], m_spec.follow,
-                                                    m_problems);
+        auto stream = std::make_unique<AuditStreamThread>(static_cast<int>(i), m_groups[i],
+                                                          m_spec.follow, m_problems);
         if (!stream->open(error)) {
             *error = QStringLiteral("--audit-log: %1").arg(*error);
             return false;

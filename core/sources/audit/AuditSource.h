@@ -4,7 +4,7 @@
 #include "AuditObserver.h"
 #include "AuditProblems.h"
 #include "AuditRequestTracker.h"
-#include "AuditStream.h"
+#include "AuditStreamThread.h"
 #include "engine/Source.h"
 #include "engine/SourceSpec.h"
 
@@ -16,7 +16,8 @@
 namespace ws {
 
 // kube-apiserver audit logs (--audit-log PATH[,PATH...] [--follow]) read as a source: the
-// files of each apiserver (AuditLogFiles) parsed line by line (AuditStream), merged in time
+// files of each apiserver (AuditLogFiles) parsed line by line, each on its own thread
+// (AuditStreamThread), merged in time
 // order (AuditMerger), the stages of each request put together (AuditRequestTracker) and its
 // lists and watches fed to the detectors and series (AuditObserver). Session time is log time
 // from the first event; it reads as fast as it can (a log is history), and with --follow
@@ -53,7 +54,7 @@ private:
     SourceSpec m_spec;
     std::vector<AuditLogGroup> m_groups;
     AuditProblems m_problems;
-    std::vector<std::unique_ptr<AuditStream>> m_streams;
+    std::vector<std::unique_ptr<AuditStreamThread>> m_streams;
     std::unique_ptr<AuditMerger> m_merger;
     std::unique_ptr<AuditObserver> m_observer;
     std::unique_ptr<AuditRequestTracker> m_tracker;

@@ -1,12 +1,12 @@
 #include "AuditStream.h"
 
-#include "AuditProblems.h"
+#include "AuditProblemSink.h"
 
 #include <QFileInfo>
 
 namespace ws {
 
-AuditStream::AuditStream(int index, AuditLogGroup group, bool follow, AuditProblems& problems)
+AuditStream::AuditStream(int index, AuditLogGroup group, bool follow, AuditProblemSink& problems)
     : m_index(index), m_group(std::move(group)), m_follow(follow), m_problems(problems) {
     for (const QString& f : m_group.files)
         m_sizes.push_back(QFileInfo(f).size());
@@ -44,7 +44,7 @@ bool AuditStream::advance() {
         QString error;
         if (openFile(m_file + 1, &error))
             return true;
-        m_problems.add(AuditProblems::ReadError, fileName(m_file), error); // the next may open
+        m_problems.add(AuditProblemSink::ReadError, fileName(m_file), error); // the next may open
     }
     return false;
 }
@@ -56,7 +56,7 @@ AuditStream::Status AuditStream::next(AuditEvent* out) {
         std::string_view line;
         const AuditLineReader::Status s = m_reader.next(&line);
         if (const QString notice = m_reader.takeNotice(); !notice.isEmpty())
-            m_problems.add(AuditProblems::LongLine, fileName(m_file), notice);
+            m_problems.add(AuditProblemSink::LongLine, fileName(m_file), notice);
         if (s == AuditLineReader::Status::Line) {
             ++m_lines;
             if (line.empty())
@@ -71,20 +71,20 @@ AuditStream::Status AuditStream::next(AuditEvent* out) {
             case AuditLineParser::Result::Ignored:
                 continue;
             case AuditLineParser::Result::Broken:
-                m_problems.add(AuditProblems::BrokenLine, where(), m_parser.error());
+                m_problems.add(AuditProblemSink::BrokenLine, where(), m_parser.error());
                 continue;
             case AuditLineParser::Result::UnknownApiVersion:
-                m_problems.add(AuditProblems::UnknownApiVersion, where(), m_parser.error());
+                m_problems.add(AuditProblemSink::UnknownApiVersion, where(), m_parser.error());
                 continue;
             case AuditLineParser::Result::UnknownKind:
-                m_problems.add(AuditProblems::UnknownKind, where(), m_parser.error());
+                m_problems.add(AuditProblemSink::UnknownKind, where(), m_parser.error());
                 continue;
             }
             continue;
         }
         if (s == AuditLineReader::Status::Error)
             m_problems.add(
-                AuditProblems::ReadError,
+                AuditProblemSink::ReadError,
                 QStringLiteral("%1:%2").arg(fileName(m_file)).arg(m_reader.lineNumber() + 1),
                 m_reader.error() + QStringLiteral(": the lines before it were read"));
         else if (m_follow && m_file == m_group.files.size() - 1)

@@ -7,14 +7,14 @@
 
 namespace ws {
 
-class AuditProblems;
+class AuditProblemSink;
 
 // One apiserver's audit log: its files one after the other (backups, then the live file, which
 // --follow tails), each line parsed; list and watch events come out, everything else is
 // skipped, and what cannot be read is told to AuditProblems with its file:line.
 class AuditStream {
 public:
-    AuditStream(int index, AuditLogGroup group, bool follow, AuditProblems& problems);
+    AuditStream(int index, AuditLogGroup group, bool follow, AuditProblemSink& problems);
 
     bool open(QString* error); // the first file; false when it cannot be opened
     enum class Status { Event, Waiting, Done };
@@ -36,7 +36,7 @@ private:
     int m_index;
     AuditLogGroup m_group;
     bool m_follow;
-    AuditProblems& m_problems;
+    AuditProblemSink& m_problems;
     AuditLineReader m_reader;
     AuditLineParser m_parser;
     int m_file = -1;
