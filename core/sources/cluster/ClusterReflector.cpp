@@ -5,6 +5,7 @@
 #include "http/HttpFrameKind.h"
 #include "http/HttpFrameRecords.h"
 #include "model/Anomaly.h"
+#include "proto/WireFormat.h"
 #include "util/OneLine.h"
 #include "json/StatusJson.h"
 
@@ -168,8 +169,12 @@ void ClusterReflector::startWatch(TimeUs now) {
     m_watchDeadline = now + seconds(timeout);
     m_streamFrom = m_lastSyncRv;
     m_splitter.reset();
+    m_frames.reset();
+    m_protoStream = false;
     HttpRequest r;
     r.pathAndQuery = collectionPath() + u'?' + q.toString(QUrl::FullyEncoded);
+    r.accept = wire::watchAccept(
+        m_config.profile.protobufWire ? WireFormat::Protobuf : WireFormat::Json, m_config.resource);
     r.streaming = true;
     send(std::move(r), now);
 }
@@ -196,7 +201,7 @@ void ClusterReflector::onFrame(const Frame& frame, TimeUs now) {
     case HttpFrameKind::ResponseHead: {
         HttpResponseHead head;
         if (decodeHttpRecord(frame.bytes, &head))
-            onHead(head.status, head.header("Retry-After"), now);
+            onHead(head.status, head.header("Content-Type"), now);
         break;
     }
     case HttpFrameKind::BodyChunk:
@@ -212,8 +217,10 @@ void ClusterReflector::onFrame(const Frame& frame, TimeUs now) {
     }
 }
 
-void ClusterReflector::onHead(int status, const QByteArray&, TimeUs) {
+void ClusterReflector::onHead(int status, const QByteArray& contentType, TimeUs) {
     m_httpStatus = status;
+    if (m_phase == Phase::Watch)
+        m_protoStream = wire::isProtobuf(contentType);
     if (m_phase == Phase::List && status == 200) {
         m_listed.clear();
         m_list =
@@ -267,24 +274,27 @@ void ClusterReflector::onBody(const QByteArray& bytes, TimeUs now) {
     }
     if (m_phase != Phase::Watch)
         return;
-    const bool ok =
-        m_splitter.feed(bytes.constData(), static_cast<std::size_t>(bytes.size()),
-                        [this, now](std::string_view object) { watchEvent(object, now); });
+    const auto onEvent = [this, now](std::string_view event) { watchEvent(event, now); };
+    const auto size = static_cast<std::size_t>(bytes.size());
+    const bool ok = m_protoStream ? m_frames.feed(bytes.constData(), size, onEvent)
+                                  : m_splitter.feed(bytes.constData(), size, onEvent);
     flushEvents(now);
     if (!ok) {
         streamError(QStringLiteral("malformed watch stream from %1: %2")
-                        .arg(serverName(), m_splitter.error()),
+                        .arg(serverName(), m_protoStream ? m_frames.error() : m_splitter.error()),
                     now);
         m_hub.watchClosed(m_hubId, now, WatchCloseReason::Broken);
         backoffThen(Next::List, now);
     }
 }
 
-void ClusterReflector::watchEvent(std::string_view json, TimeUs now) {
+void ClusterReflector::watchEvent(std::string_view bytes, TimeUs now) {
     if (m_phase != Phase::Watch || m_state != State::Watching)
         return;
     QString error;
-    if (!m_decoder.decode(json, &m_event, &error)) {
+    const bool decoded = m_protoStream ? m_protoDecoder.decode(bytes, &m_event, &error)
+                                       : m_decoder.decode(bytes, &m_event, &error);
+    if (!decoded) {
         flushEvents(now);
         streamError(QStringLiteral("undecodable watch event from %1: %2").arg(serverName(), error),
                     now);
@@ -312,7 +322,7 @@ void ClusterReflector::watchEvent(std::string_view json, TimeUs now) {
         ++m_watchEvents;
         m_lastEventAt = now;
         if (m_config.journal)
-            journalEvent(o, json, now);
+            journalEvent(o, bytes, now);
         break;
     }
     case WatchEventType::Bookmark:
@@ -341,7 +351,7 @@ void ClusterReflector::watchEvent(std::string_view json, TimeUs now) {
     }
 }
 
-void ClusterReflector::journalEvent(const ObservedEvent& o, std::string_view json, TimeUs now) {
+void ClusterReflector::journalEvent(const ObservedEvent& o, std::string_view bytes, TimeUs now) {
     EventJournal& journal = *m_config.journal;
     if (!journal.hasKey(o.key))
         journal.describeKey(o.key, m_keys.key(o.key), m_config.resource.qualifiedName(),
@@ -352,7 +362,7 @@ void ClusterReflector::journalEvent(const ObservedEvent& o, std::string_view jso
     e.type = o.type;
     e.key = o.key;
     e.rv = o.rv;
-    e.size = static_cast<std::uint32_t>(json.size());
+    e.size = static_cast<std::uint32_t>(bytes.size());
     e.watcher = m_journalWatcher;
     e.hasObject = true;
     e.object = m_event.object;
@@ -369,6 +379,12 @@ void ClusterReflector::flushEvents(TimeUs now) {
 ApiStatus ClusterReflector::statusFromBody(int httpStatus) const {
     QString error;
     auto parsed = parseStatusJson(
+        std::string_view(m_errorBody.constData(), static_cast<std::size_t>(m_errorBody.size())),
+        &error);
+    if (parsed)
+        return *parsed;
+    // A protobuf request's error may come as a protobuf Status.
+    parsed = ProtoWatchEventDecoder::decodeStatus(
         std::string_view(m_errorBody.constData(), static_cast<std::size_t>(m_errorBody.size())),
         &error);
     if (parsed)
