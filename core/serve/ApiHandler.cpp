@@ -1,6 +1,8 @@
 #include "ApiHandler.h"
 
+#include "AcceptNegotiation.h"
 #include "ObjectJson.h"
+#include "ObjectProto.h"
 #include "ServedCluster.h"
 #include "kube/ListOptionsValidation.h"
 #include "sources/sim/etcd/SimEtcd.h"
@@ -154,7 +156,7 @@ void ApiHandler::handle(const HttpRequestInfo& request, const std::shared_ptr<Re
     case ApiRequest::Verb::List:
         return list(*api, resource, sink);
     case ApiRequest::Verb::Watch:
-        return watch(*api, resource, sink);
+        return watch(*api, resource, request.accept, sink);
     case ApiRequest::Verb::Get:
         return get(*api, resource, *sink);
     case ApiRequest::Verb::Create:
@@ -269,8 +271,20 @@ bool ApiHandler::validateWatchList(const ApiRequest& api, ResponseSink& sink) {
     return true;
 }
 
-void ApiHandler::watch(const ApiRequest& api, int resource,
+void ApiHandler::watch(const ApiRequest& api, int resource, const std::string& accept,
                        const std::shared_ptr<ResponseSink>& sink) {
+    const ResourceInfo& info = m_cluster.resources()[static_cast<std::size_t>(resource)];
+    const ServedEncoding encoding = negotiateEncoding(accept, ObjectProto::encodes(info));
+    if (encoding == ServedEncoding::NotAcceptable) {
+        // negotiation.NewNotAcceptableError: what this resource can be written as.
+        return respondStatus(
+            *sink, makeStatus(406, "NotAcceptable",
+                              QStringLiteral("only the following media types are accepted: "
+                                             "application/json%1")
+                                  .arg(ObjectProto::encodes(info)
+                                           ? QStringLiteral(", application/vnd.kubernetes.protobuf")
+                                           : QString())));
+    }
     QString error;
     const auto fields = FieldSelector::parse(api.fieldSelector, &error);
     if (!fields)
@@ -319,9 +333,9 @@ void ApiHandler::watch(const ApiRequest& api, int resource,
             return sink->abort();
         return respondStatus(*sink, status);
     }
-    auto stream = std::make_unique<WatchStream>(
-        m_cluster.keyspace(), m_cluster.resources()[static_cast<std::size_t>(resource)], w, sink,
-        filters, std::move(labels));
+    auto stream =
+        std::make_unique<WatchStream>(m_cluster.keyspace(), info, w, sink, filters,
+                                      std::move(labels), encoding == ServedEncoding::Protobuf);
     if (stream->pump())
         m_watches.push_back(std::move(stream));
 }

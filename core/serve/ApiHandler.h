@@ -51,7 +51,9 @@ private:
     bool authorized(const HttpRequestInfo& request, const ApiRequest& api, ResponseSink& sink);
     void list(const ApiRequest& api, int resource, const std::shared_ptr<ResponseSink>& sink);
     void get(const ApiRequest& api, int resource, ResponseSink& sink);
-    void watch(const ApiRequest& api, int resource, const std::shared_ptr<ResponseSink>& sink);
+    // Protobuf frames when `accept` prefers them and the resource has them (ObjectProto).
+    void watch(const ApiRequest& api, int resource, const std::string& accept,
+               const std::shared_ptr<ResponseSink>& sink);
     void write(const ApiRequest& api, int resource, const HttpRequestInfo& request,
                ResponseSink& sink);
     bool validateWatchList(const ApiRequest& api, ResponseSink& sink);
