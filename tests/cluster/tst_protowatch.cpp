@@ -5,6 +5,7 @@
 
 #include "sources/cluster/proto/LengthDelimitedSplitter.h"
 #include "sources/cluster/proto/ProtoWatchEventDecoder.h"
+#include "support/FuzzReproducer.h"
 #include "util/ProtoWireWriter.h"
 
 #include <QTest>
@@ -347,6 +348,31 @@ private slots:
         QVERIFY2(error.startsWith(QLatin1String("protobuf watch event: ")), qPrintable(error));
         QVERIFY2(error.contains(expected), qPrintable(error));
         QVERIFY(e.object.empty() && e.name.empty());
+    }
+
+    // Inputs fuzz_proto_watch_stream found trouble with (tests/fuzz/corpus/proto_watch_stream):
+    // a Status-like object whose kind holds a NUL and control bytes, with a truncated field
+    // after it; the kind went into the error line.
+    void fuzzedInputsAreOneLine() {
+        const QByteArray input = test::fuzzReproducer(QStringLiteral("proto_watch_stream"),
+                                                      QStringLiteral("regress-kind-control-bytes"));
+        QVERIFY(!input.isEmpty());
+        // FuzzChunker's layout: a first byte of 0 is "no chunk sizes", the body follows.
+        QCOMPARE(input.at(0), '\0');
+        LengthDelimitedSplitter s;
+        ProtoWatchEventDecoder d;
+        QStringList errors;
+        // What follows the frame is a length over the limit: the splitter's own one-line error.
+        s.feed(std::string_view(input.constData() + 1, std::size_t(input.size() - 1)),
+               [&](std::string_view frame) {
+                   WatchEventJson e;
+                   QString error;
+                   if (!d.decode(frame, &e, &error))
+                       errors << error;
+               });
+        QCOMPARE(errors.size(), 1);
+        QVERIFY2(oneLine(errors[0]), qPrintable(errors[0]));
+        QVERIFY2(!errors[0].contains(QChar(0)), qPrintable(errors[0]));
     }
 };
 

@@ -301,7 +301,9 @@ bool readEnvelope(Reader& in, std::string_view raw, WatchEventJson* out) {
         return true;
     }
     // Field 1 of every built-in kind is its ObjectMeta.
-    return in.fields(typed, out->kind.empty() ? "object" : out->kind.c_str(),
+    // "object", not the kind: the kind is the sender's bytes (fuzz_proto_watch_stream found
+    // a NUL and control bytes in it breaking the error line, regress-kind-control-bytes).
+    return in.fields(typed, "object",
                      [&](std::uint32_t n, std::uint32_t wt, ProtoWireReader& r, bool& consumed) {
                          if (n != 1)
                              return true;
