@@ -48,7 +48,21 @@ bool WatchStream::append(const WatchDelivery& d) {
             return true;
         }
         std::string error;
-        return ObjectProto::appendEvent(m_out, d.type, m_info, *d.object, d.rv, &error);
+        if (ObjectProto::appendEvent(m_out, d.type, m_info, *d.object, d.rv, &error))
+            return true;
+        // A stored object that is no ConfigMap (a client's create with a number in data):
+        // said in an ERROR event, as the apiserver reports its watch's internal errors, then
+        // the stream ends; a silently closed stream would only be re-watched into the same end.
+        ApiStatus s;
+        s.code = 500;
+        s.reason = QStringLiteral("InternalError");
+        s.message = QStringLiteral("Internal error occurred: cannot encode %1 %2/%3 at "
+                                   "resourceVersion %4 as protobuf: %5")
+                        .arg(m_info.kind, m_keyspace.namespaceOf(d.key), m_keyspace.nameOf(d.key))
+                        .arg(d.rv)
+                        .arg(QString::fromStdString(error));
+        ObjectProto::appendError(m_out, s);
+        return false;
     }
 }
 
@@ -85,9 +99,8 @@ bool WatchStream::pump() {
         WatchDelivery d = std::move(m_watch->buffer.front());
         m_watch->buffer.pop_front();
         if (!append(d)) {
-            if (!m_out.empty())
-                m_sink->write(std::move(m_out));
-            m_watch->close(WatchCloseReason::ServerClosed);
+            m_sink->write(std::move(m_out));
+            m_watch->close(WatchCloseReason::AfterError);
             m_sink->endStream();
             return false;
         }

@@ -37,8 +37,8 @@ public:
 
 private:
     bool wanted(const WatchDelivery& d) const;
-    // Appends one delivery to m_out; false when its object cannot be encoded (the stream ends,
-    // as the apiserver's watch handler returns on an encoding error).
+    // Appends one delivery to m_out; false when its object cannot be encoded: an ERROR event
+    // (500 InternalError, naming the object and why) is appended instead and the stream ends.
     bool append(const WatchDelivery& d);
 
     const SimKeyspace& m_keyspace;

@@ -279,6 +279,41 @@ private slots:
         QCOMPARE(proto.events, json.events);
     }
 
+    // A stored object that is no ConfigMap (serve takes a create with a number in data; a
+    // real apiserver would refuse it): a protobuf watch says so in a 500 ERROR and ends, a JSON
+    // watch serves it as stored.
+    void saysWhatItCannotEncode() {
+        ServeProcess serve;
+        QString error;
+        QVERIFY2(serve.start({QStringLiteral("--scenario"), QStringLiteral("healthy")}, &error),
+                 qPrintable(error));
+        QNetworkRequest post{
+            QUrl(serve.url() + QStringLiteral("/api/v1/namespaces/ns-0/configmaps"))};
+        post.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
+        std::unique_ptr<QNetworkReply> created(
+            m_net.post(post, R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"odd",)"
+                             R"("namespace":"ns-0"},"data":{"n":5}})"));
+        QTRY_VERIFY_WITH_TIMEOUT(created->isFinished(), 15000);
+        QCOMPARE(created->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 201);
+        const QString url = serve.url() + QStringLiteral("/api/v1/namespaces/ns-0/configmaps?"
+                                                         "watch=true&resourceVersion=0&"
+                                                         "fieldSelector=metadata.name%3Dodd");
+        Watch json, proto;
+        json.start(m_net, url, "application/json");
+        proto.start(m_net, url, "application/vnd.kubernetes.protobuf, application/json");
+        QTRY_VERIFY_WITH_TIMEOUT(!json.events.isEmpty() && proto.reply->isFinished(), 15000);
+        json.reply->abort();
+        QVERIFY2(json.events[0].startsWith(QLatin1String("ADDED ns-0/odd ")),
+                 qPrintable(json.events[0]));
+        QCOMPARE(proto.events.size(), 1);
+        QVERIFY2(proto.events[0].startsWith(
+                     QLatin1String("ERROR 500 InternalError Internal error occurred: cannot "
+                                   "encode ConfigMap ns-0/odd at resourceVersion ")),
+                 qPrintable(proto.events[0]));
+        QVERIFY2(proto.events[0].endsWith(QLatin1String("as protobuf: data is not a string")),
+                 qPrintable(proto.events[0]));
+    }
+
     // The cluster source with --wire protobuf next to one with JSON, against the same serve:
     // both balanced accounts of every revision, without an anomaly; bad --wire is one line.
     void recordsWithProtobufWatches() {
