@@ -31,6 +31,7 @@ ServedEncoding negotiateEncoding(std::string_view accept, bool protobufAvailable
         return ServedEncoding::Json; // no Accept: anything goes, JSON by default
     ServedEncoding best = ServedEncoding::NotAcceptable;
     double bestQ = 0;
+    bool namesProtobuf = false;
     while (!accept.empty()) {
         const std::size_t comma = accept.find(',');
         std::string_view range = accept.substr(0, comma);
@@ -48,15 +49,20 @@ ServedEncoding negotiateEncoding(std::string_view accept, bool protobufAvailable
                 q = std::strtod(std::string(p.substr(2)).c_str(), nullptr);
         }
         ServedEncoding e = ServedEncoding::NotAcceptable;
-        if (type == "application/vnd.kubernetes.protobuf")
+        if (type == "application/vnd.kubernetes.protobuf") {
+            namesProtobuf = true;
             e = protobufAvailable ? ServedEncoding::Protobuf : ServedEncoding::NotAcceptable;
-        else if (type == "application/json" || type == "application/*" || type == "*/*")
+        } else if (type == "application/json" || type == "application/*" || type == "*/*")
             e = ServedEncoding::Json;
         if (e != ServedEncoding::NotAcceptable && q > bestQ) {
             best = e;
             bestQ = q;
         }
     }
+    // Types serve does not write at all (yaml, cbor, html) get JSON, as serve always answered
+    // them; only a protobuf-only client of a resource without protobuf gets the 406.
+    if (best == ServedEncoding::NotAcceptable && !namesProtobuf)
+        return ServedEncoding::Json;
     return best;
 }
 

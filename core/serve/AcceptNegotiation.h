@@ -10,8 +10,10 @@ namespace ws {
 enum class ServedEncoding {
     Json,
     Protobuf,
-    NotAcceptable, // the client takes nothing this resource can be written as: 406
+    NotAcceptable, // the client takes only protobuf, which this resource does not have: 406
 };
+
+// Media types serve does not write at all (yaml, cbor) get JSON, as before it negotiated.
 
 ServedEncoding negotiateEncoding(std::string_view accept, bool protobufAvailable);
 

@@ -59,6 +59,23 @@ void ApiHandler::respondStatus(ResponseSink& sink, const ApiStatus& status) {
     sink.respond(status.code, kJson, status.toJson().toStdString() + '\n', std::move(headers));
 }
 
+ServedEncoding ApiHandler::negotiate(const std::string& accept, int resource, ResponseSink& sink) {
+    const ResourceInfo& info = m_cluster.resources()[static_cast<std::size_t>(resource)];
+    const bool protobuf = ObjectProto::encodes(info);
+    const ServedEncoding encoding = negotiateEncoding(accept, protobuf);
+    if (encoding == ServedEncoding::NotAcceptable) {
+        // negotiation.NewNotAcceptableError: what this resource can be written as.
+        respondStatus(sink,
+                      makeStatus(406, "NotAcceptable",
+                                 QStringLiteral("only the following media types are "
+                                                "accepted: application/json%1")
+                                     .arg(protobuf ? QStringLiteral(", ") +
+                                                         QLatin1String(ObjectProto::kContentType)
+                                                   : QString())));
+    }
+    return encoding;
+}
+
 bool ApiHandler::accepting() const {
     return m_cluster.server().up();
 }
@@ -154,7 +171,7 @@ void ApiHandler::handle(const HttpRequestInfo& request, const std::shared_ptr<Re
         return;
     switch (api->verb) {
     case ApiRequest::Verb::List:
-        return list(*api, resource, sink);
+        return list(*api, resource, request.accept, sink);
     case ApiRequest::Verb::Watch:
         return watch(*api, resource, request.accept, sink);
     case ApiRequest::Verb::Get:
@@ -172,8 +189,11 @@ void ApiHandler::handle(const HttpRequestInfo& request, const std::shared_ptr<Re
     }
 }
 
-void ApiHandler::list(const ApiRequest& api, int resource,
+void ApiHandler::list(const ApiRequest& api, int resource, const std::string& accept,
                       const std::shared_ptr<ResponseSink>& sink) {
+    const ServedEncoding encoding = negotiate(accept, resource, *sink);
+    if (encoding == ServedEncoding::NotAcceptable)
+        return;
     QString error;
     const auto fields = FieldSelector::parse(api.fieldSelector, &error);
     if (!fields)
@@ -215,7 +235,7 @@ void ApiHandler::list(const ApiRequest& api, int resource,
         };
     }
     const ResourceInfo info = m_cluster.resources()[static_cast<std::size_t>(resource)];
-    m_cluster.server().list(o, [this, sink, info](ApiServer::ListResult result) {
+    m_cluster.server().list(o, [this, sink, info, encoding](ApiServer::ListResult result) {
         if (sink->gone())
             return;
         if (!result.ok) {
@@ -224,6 +244,20 @@ void ApiHandler::list(const ApiRequest& api, int resource,
             return respondStatus(*sink, result.status);
         }
         std::string body;
+        if (encoding == ServedEncoding::Protobuf) {
+            std::string why;
+            if (!ObjectProto::appendList(body, info, result.rv, result.continueToken.toStdString(),
+                                         std::max<std::int64_t>(result.remainingItemCount, 0),
+                                         result.items, &why))
+                return respondStatus(
+                    *sink, makeStatus(500, "InternalError",
+                                      QStringLiteral("Internal error occurred: cannot encode the "
+                                                     "%1 as protobuf: %2")
+                                          .arg(info.kind + QStringLiteral("List"),
+                                               QString::fromStdString(why))));
+            return sink->respond(200, ObjectProto::kContentType, std::move(body),
+                                 {{kServedFromHeader, servedFromName(result)}});
+        }
         body.reserve(result.items.size() * 1200 + 256);
         ObjectJson::openList(body, info, result.rv, result.continueToken.toStdString(),
                              std::max<std::int64_t>(result.remainingItemCount, 0));
@@ -274,17 +308,9 @@ bool ApiHandler::validateWatchList(const ApiRequest& api, ResponseSink& sink) {
 void ApiHandler::watch(const ApiRequest& api, int resource, const std::string& accept,
                        const std::shared_ptr<ResponseSink>& sink) {
     const ResourceInfo& info = m_cluster.resources()[static_cast<std::size_t>(resource)];
-    const ServedEncoding encoding = negotiateEncoding(accept, ObjectProto::encodes(info));
-    if (encoding == ServedEncoding::NotAcceptable) {
-        // negotiation.NewNotAcceptableError: what this resource can be written as.
-        return respondStatus(
-            *sink, makeStatus(406, "NotAcceptable",
-                              QStringLiteral("only the following media types are accepted: "
-                                             "application/json%1")
-                                  .arg(ObjectProto::encodes(info)
-                                           ? QStringLiteral(", application/vnd.kubernetes.protobuf")
-                                           : QString())));
-    }
+    const ServedEncoding encoding = negotiate(accept, resource, *sink);
+    if (encoding == ServedEncoding::NotAcceptable)
+        return;
     QString error;
     const auto fields = FieldSelector::parse(api.fieldSelector, &error);
     if (!fields)

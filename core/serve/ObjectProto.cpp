@@ -334,8 +334,11 @@ bool encodes(const ResourceInfo& info) {
            info.kind == QLatin1String("ConfigMap");
 }
 
-bool appendObject(std::string& out, const ResourceInfo& info, const KeyValue& kv,
-                  ResourceVersion rv, std::string* error) {
+namespace {
+
+// The typed object (a ConfigMap message, no envelope) appended to out.
+bool appendTyped(std::string& out, const ResourceInfo& info, const KeyValue& kv, ResourceVersion rv,
+                 std::string* error) {
     if (!encodes(info)) {
         *error = "no protobuf encoding for " + toUtf8(info.kind);
         return false;
@@ -348,12 +351,49 @@ bool appendObject(std::string& out, const ResourceInfo& info, const KeyValue& kv
         *error = std::string("the stored value is not JSON: ") + simdjson::error_message(code);
         return false;
     }
-    std::string typed;
-    ProtoWireWriter w{&typed};
+    ProtoWireWriter w{&out};
     Converter c{error};
-    if (!c.configMap(w, root, rv))
+    return c.configMap(w, root, rv);
+}
+
+} // namespace
+
+bool appendObject(std::string& out, const ResourceInfo& info, const KeyValue& kv,
+                  ResourceVersion rv, std::string* error) {
+    std::string typed;
+    if (!appendTyped(typed, info, kv, rv, error))
         return false;
     appendEnvelope(out, toUtf8(info.groupVersion()), toUtf8(info.kind), typed);
+    return true;
+}
+
+bool appendList(std::string& out, const ResourceInfo& info, ResourceVersion rv,
+                const std::string& continueToken, std::int64_t remaining,
+                const std::vector<KeyValuePtr>& items, std::string* error) {
+    std::string listMeta;
+    ProtoWireWriter l{&listMeta};
+    l.bytes(2, std::to_string(rv));
+    if (!continueToken.empty()) {
+        l.bytes(3, continueToken);
+        if (remaining > 0) {
+            l.tag(4, 0);
+            l.varint(static_cast<std::uint64_t>(remaining));
+        }
+    }
+    std::string typed;
+    ProtoWireWriter w{&typed};
+    w.bytes(1, listMeta);
+    std::string item;
+    for (const KeyValuePtr& kv : items) {
+        item.clear();
+        if (!appendTyped(item, info, *kv, kv->modRev, error)) {
+            *error = "item at resourceVersion " + std::to_string(kv->modRev) + ": " + *error;
+            return false;
+        }
+        w.bytes(2, item);
+    }
+    appendEnvelope(out, toUtf8(info.groupVersion()), toUtf8(info.kind + QStringLiteral("List")),
+                   typed);
     return true;
 }
 

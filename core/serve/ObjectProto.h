@@ -6,6 +6,7 @@
 #include "model/WatchEventType.h"
 
 #include <string>
+#include <vector>
 
 namespace ws {
 
@@ -32,6 +33,12 @@ bool encodes(const ResourceInfo& info);
 // with one line in *error, when the stored JSON is not an object of the kind.
 bool appendObject(std::string& out, const ResourceInfo& info, const KeyValue& kv,
                   ResourceVersion rv, std::string* error);
+// A list page: "k8s\0" + runtime.Unknown of <Kind>List {metadata=1 ListMeta{resourceVersion=2,
+// continue=3, remainingItemCount=4}, items=2}, each item at its own modRev. False, with one line
+// in *error naming the item, when an item cannot be encoded.
+bool appendList(std::string& out, const ResourceInfo& info, ResourceVersion rv,
+                const std::string& continueToken, std::int64_t remaining,
+                const std::vector<KeyValuePtr>& items, std::string* error);
 // One length-delimited frame (4-byte big-endian length + metav1.WatchEvent) per call.
 bool appendEvent(std::string& out, WatchEventType type, const ResourceInfo& info,
                  const KeyValue& kv, ResourceVersion rv, std::string* error);

@@ -13,6 +13,9 @@
 #include "support/ServeProcess.h"
 #include "util/ProtoWireReader.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QProcess>
@@ -143,7 +146,9 @@ private slots:
         QCOMPARE(negotiateEncoding("Application/Vnd.Kubernetes.Protobuf;stream=watch", true),
                  ServedEncoding::Protobuf);
         QCOMPARE(negotiateEncoding(pb, false), ServedEncoding::NotAcceptable);
-        QCOMPARE(negotiateEncoding("text/html", true), ServedEncoding::NotAcceptable);
+        QCOMPARE(negotiateEncoding("text/html", true), ServedEncoding::Json);
+        QCOMPARE(negotiateEncoding("application/vnd.kubernetes.protobuf, application/yaml", false),
+                 ServedEncoding::NotAcceptable);
         QCOMPARE(negotiateEncoding("*/*", true), ServedEncoding::Json);
         QCOMPARE(negotiateEncoding("application/vnd.kubernetes.protobuf;q=0, */*", true),
                  ServedEncoding::Json);
@@ -277,6 +282,84 @@ private slots:
                                                          "version: 1 (")),
                  qPrintable(json.events[0]));
         QCOMPARE(proto.events, json.events);
+    }
+
+    // A page of ConfigMaps at one revision, as JSON and as protobuf: the same items, RV and
+    // continue token; pods (no protobuf here) to a protobuf-only client: 406.
+    void servesTheSameListPage() {
+        ServeProcess serve;
+        QString error;
+        QVERIFY2(serve.start({QStringLiteral("--scenario"), QStringLiteral("healthy")}, &error),
+                 qPrintable(error));
+        const auto get = [&](const QString& path, const QByteArray& accept) {
+            QNetworkRequest request{QUrl(serve.url() + path)};
+            request.setRawHeader("Accept", accept);
+            std::unique_ptr<QNetworkReply> reply(m_net.get(request));
+            const bool done = QTest::qWaitFor([&] { return reply->isFinished(); }, 15000);
+            return std::tuple{
+                done ? reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() : 0,
+                reply->header(QNetworkRequest::ContentTypeHeader).toByteArray(), reply->readAll()};
+        };
+        const auto [status0, type0, first] =
+            get(QStringLiteral("/api/v1/configmaps?limit=1"), "application/json");
+        QCOMPARE(status0, 200);
+        const QString rv = QJsonDocument::fromJson(first)
+                               .object()
+                               .value(QLatin1String("metadata"))
+                               .toObject()
+                               .value(QLatin1String("resourceVersion"))
+                               .toString();
+        QVERIFY(!rv.isEmpty());
+        const QString page =
+            QStringLiteral("/api/v1/configmaps?limit=5&resourceVersion=%1&resourceVersionMatch="
+                           "Exact")
+                .arg(rv);
+        const auto [jsonStatus, jsonType, jsonBody] = get(page, "application/json");
+        const auto [protoStatus, protoType, protoBody] =
+            get(page, "application/vnd.kubernetes.protobuf, application/json");
+        QCOMPARE(jsonStatus, 200);
+        QCOMPARE(protoStatus, 200);
+        QCOMPARE(protoType, QByteArray("application/vnd.kubernetes.protobuf"));
+        const QJsonObject json = QJsonDocument::fromJson(jsonBody).object();
+        QStringList expected;
+        for (const QJsonValue& item : json.value(QLatin1String("items")).toArray()) {
+            const QJsonObject meta = item.toObject().value(QLatin1String("metadata")).toObject();
+            expected << meta.value(QLatin1String("namespace")).toString() + u'/' +
+                            meta.value(QLatin1String("name")).toString() + u' ' +
+                            meta.value(QLatin1String("resourceVersion")).toString();
+        }
+        QCOMPARE(expected.size(), 5);
+        QVERIFY(protoBody.startsWith(QByteArray("k8s\0", 4)));
+        bool ok = false;
+        const auto unknown = fieldsOf(
+            std::string_view(protoBody.constData() + 4, std::size_t(protoBody.size() - 4)), &ok);
+        QVERIFY(ok);
+        QCOMPARE(field(fieldsOf(field(unknown, 1), &ok), 2), std::string("ConfigMapList"));
+        const auto list = fieldsOf(field(unknown, 2), &ok);
+        const auto listMeta = fieldsOf(field(list, 1), &ok);
+        const QJsonObject jsonMeta = json.value(QLatin1String("metadata")).toObject();
+        QCOMPARE(QString::fromStdString(field(listMeta, 2)), rv);
+        QCOMPARE(QString::fromStdString(field(listMeta, 3)),
+                 jsonMeta.value(QLatin1String("continue")).toString());
+        QCOMPARE(QString::fromStdString(field(listMeta, 4)),
+                 QString::number(jsonMeta.value(QLatin1String("remainingItemCount")).toInteger()));
+        QStringList got;
+        for (auto [it, end] = list.equal_range(2); it != end; ++it) {
+            const auto meta = fieldsOf(field(fieldsOf(it->second, &ok), 1), &ok);
+            got << QString::fromStdString(field(meta, 3) + '/' + field(meta, 1) + ' ' +
+                                          field(meta, 6));
+        }
+        QCOMPARE(got, expected);
+
+        const auto [podStatus, podType, podBody] =
+            get(QStringLiteral("/api/v1/pods?limit=1"), "application/vnd.kubernetes.protobuf");
+        QCOMPARE(podStatus, 406);
+        QVERIFY2(podBody.contains("NotAcceptable"), podBody.constData());
+        const auto [podJson, podJsonType, podJsonBody] =
+            get(QStringLiteral("/api/v1/pods?limit=1"),
+                "application/vnd.kubernetes.protobuf, application/json");
+        QCOMPARE(podJson, 200);
+        QCOMPARE(podJsonType, QByteArray("application/json"));
     }
 
     // A stored object that is no ConfigMap (serve takes a create with a number in data; a
