@@ -13,6 +13,7 @@
 #include "support/ServeProcess.h"
 #include "util/ProtoWireReader.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -20,6 +21,7 @@
 #include <QNetworkReply>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QTest>
 #include <map>
 #include <memory>
@@ -411,10 +413,16 @@ private slots:
                                  QStringLiteral("configmaps,pods"),
                                  QStringLiteral("--duration"),
                                  QStringLiteral("6s")};
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString capture = dir.filePath(QStringLiteral("proto.wscap"));
+        const QString timeline = dir.filePath(QStringLiteral("proto.csv"));
         QProcess json, proto;
         json.start(qEnvironmentVariable("WS_CLI"), common);
         proto.start(qEnvironmentVariable("WS_CLI"),
-                    common + QStringList{QStringLiteral("--wire"), QStringLiteral("protobuf")});
+                    common + QStringList{QStringLiteral("--wire"), QStringLiteral("protobuf"),
+                                         QStringLiteral("--out"), capture,
+                                         QStringLiteral("--timeline"), timeline});
         QVERIFY(json.waitForFinished(60000) && proto.waitForFinished(60000));
         const QString jsonOut = QString::fromUtf8(json.readAllStandardOutput()) +
                                 QString::fromUtf8(json.readAllStandardError());
@@ -432,6 +440,20 @@ private slots:
             QCOMPARE(m.captured(2), QStringLiteral("0"));
             QCOMPARE(out.count(QLatin1String("seen, balanced")), 2); // configmaps and pods
         }
+
+        // The capture replays through the same decoders, picked by the recorded Content-Type:
+        // the live run's timeline again, byte for byte.
+        QProcess replay;
+        replay.start(qEnvironmentVariable("WS_CLI"),
+                     {QStringLiteral("export"), capture, QStringLiteral("--timeline"),
+                      timeline + QStringLiteral(".replayed.csv")});
+        QVERIFY(replay.waitForFinished(60000));
+        QVERIFY2(replay.exitCode() == 0, replay.readAllStandardError().constData());
+        QFile live(timeline), replayed(timeline + QStringLiteral(".replayed.csv"));
+        QVERIFY(live.open(QIODevice::ReadOnly) && replayed.open(QIODevice::ReadOnly));
+        const QByteArray liveSeries = live.readAll();
+        QVERIFY(liveSeries.count('\n') > 10);
+        QVERIFY(liveSeries == replayed.readAll());
 
         QProcess bad;
         bad.start(qEnvironmentVariable("WS_CLI"),
