@@ -48,8 +48,8 @@ SourceOptions::SourceOptions(QCommandLineParser& parser)
                         QStringLiteral("Each watch asks for a timeout in [D, 2D) (default 5m)."),
                         QStringLiteral("D")),
       m_wire(QStringLiteral("wire"),
-             QStringLiteral("Watch encoding: json (default), or protobuf for built-in resources "
-                            "as client-go's typed clients ask."),
+             QStringLiteral("List and watch encoding: json (default), or protobuf for built-in "
+                            "resources as client-go's typed clients ask."),
              QStringLiteral("json|protobuf")),
       m_auditLog(QStringLiteral("audit-log"), QStringLiteral("kube-apiserver audit logs."),
                  QStringLiteral("PATH[,PATH...]")),

@@ -112,7 +112,7 @@ struct ClientProfile {
     }
     double minWatchTimeoutSeconds = 300.0;
     // rest.Config.ContentType = protobuf (--wire protobuf), as controllers built on client-go's
-    // typed clients set it: watches of built-in resources ask for
+    // typed clients set it: lists and watches of built-in resources ask for
     // application/vnd.kubernetes.protobuf first (sources/cluster/proto/WireFormat.h).
     bool protobufWire = false;
 

@@ -4,6 +4,7 @@
 // Status), on frames built here field by field with ProtoWireWriter.
 
 #include "sources/cluster/proto/LengthDelimitedSplitter.h"
+#include "sources/cluster/proto/ProtoListDecoder.h"
 #include "sources/cluster/proto/ProtoWatchEventDecoder.h"
 #include "support/FuzzReproducer.h"
 #include "util/ProtoWireWriter.h"
@@ -137,6 +138,28 @@ std::string status410() {
             w.tag(6, 0);
             w.varint(410);
         }));
+}
+
+// A <Kind>List page in the envelope: ListMeta, the items (each a typed object with its
+// ObjectMeta in field 1), unknown fields around them.
+std::string listBody(std::string_view kind, const std::vector<Meta>& items, std::string rv,
+                     std::string continueToken, std::uint64_t remaining) {
+    const std::string list = message([&](ProtoWireWriter& w) {
+        unknownFields(w);
+        w.bytes(1, message([&](ProtoWireWriter& l) {
+                    l.bytes(2, rv);
+                    l.bytes(3, continueToken);
+                    l.tag(4, 0);
+                    l.varint(remaining);
+                }));
+        for (const Meta& m : items)
+            w.bytes(2, message([&](ProtoWireWriter& o) {
+                        o.bytes(1, objectMeta(m));
+                        o.bytes(2, std::string(300, 'd')); // data: to read past
+                    }));
+        unknownFields(w);
+    });
+    return envelope(kind, list, true);
 }
 
 bool oneLine(const QString& s) {
@@ -348,6 +371,104 @@ private slots:
         QVERIFY2(error.startsWith(QLatin1String("protobuf watch event: ")), qPrintable(error));
         QVERIFY2(error.contains(expected), qPrintable(error));
         QVERIFY(e.object.empty() && e.name.empty());
+    }
+
+    void decodesListsWhateverTheChunking() {
+        const std::vector<Meta> items = {
+            {"a", "ns-1", "u-a", "17"}, {"b", "ns-2", "u-b", "18"}, {"c", "", "u-c", "19"}};
+        const std::string body = listBody("ConfigMapList", items, "500", "next", 7);
+        for (std::size_t cut = 0; cut <= body.size() + 1; ++cut) {
+            std::vector<ListItemMeta> got;
+            ProtoListDecoder d([&](std::string_view item, const ListItemMeta& meta) {
+                QVERIFY(item.size() > 300);
+                got.push_back(meta);
+            });
+            if (cut <= body.size()) {
+                QVERIFY2(d.feed(std::string_view(body).substr(0, cut)), qPrintable(d.error()));
+                QVERIFY2(d.feed(std::string_view(body).substr(cut)), qPrintable(d.error()));
+            } else {
+                for (const char c : body)
+                    QVERIFY2(d.feed(std::string_view(&c, 1)), qPrintable(d.error()));
+            }
+            QVERIFY2(d.finish(), qPrintable(d.error()));
+            QCOMPARE(got.size(), items.size());
+            for (std::size_t i = 0; i < items.size(); ++i) {
+                QCOMPARE(got[i].name, items[i].name);
+                QCOMPARE(got[i].ns, items[i].ns);
+                QCOMPARE(got[i].uid, items[i].uid);
+                QCOMPARE(got[i].resourceVersion, ResourceVersion(17 + i));
+            }
+            const ListSummary& s = d.summary();
+            QCOMPARE(s.kind, std::string("ConfigMapList"));
+            QCOMPARE(s.apiVersion, std::string("v1"));
+            QCOMPARE(s.resourceVersion, ResourceVersion(500));
+            QCOMPARE(s.continueToken, std::string("next"));
+            QCOMPARE(s.remainingItemCount.value_or(-1), std::int64_t(7));
+            QCOMPARE(s.itemCount, std::uint64_t(3));
+            QCOMPARE(d.bytesConsumed(), std::uint64_t(body.size()));
+            // At most one item (and a header) is ever held.
+            QVERIFY(d.bufferedBytes() == 0);
+        }
+        // An empty last page.
+        ProtoListDecoder empty([](std::string_view, const ListItemMeta&) { QFAIL("no items"); });
+        QVERIFY(empty.feed(listBody("PodList", {}, "9", "", 0)));
+        QVERIFY2(empty.finish(), qPrintable(empty.error()));
+        QCOMPARE(empty.summary().resourceVersion, ResourceVersion(9));
+        QVERIFY(empty.summary().continueToken.empty());
+    }
+
+    void refusesBadLists_data() {
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<int>("maxItem");
+        QTest::addColumn<QString>("expected");
+        const std::string good = listBody("ConfigMapList", {{"a", "n", "u", "5"}}, "6", "", 0);
+        auto row = [](const char* name, const std::string& bytes, int maxItem,
+                      const char* expected) {
+            QTest::newRow(name) << QByteArray::fromStdString(bytes) << maxItem
+                                << QString::fromUtf8(expected);
+        };
+        row("status", status410(), 0, "the body is a Status, not a list");
+        row("empty", std::string(), 0, "the body is empty");
+        row("json", R"({"kind":"ConfigMapList","items":[]})", 0, "k8s\\0 protobuf prefix");
+        for (std::size_t cut : {std::size_t(2), std::size_t(9), good.size() / 2, good.size() - 1})
+            QTest::newRow(qPrintable(QStringLiteral("truncated at %1").arg(cut)))
+                << QByteArray::fromStdString(good.substr(0, cut)) << 0
+                << (cut < 4 ? QStringLiteral("inside the k8s\\0 prefix")
+                            : QStringLiteral("the body ended inside a field"));
+        row("oversize item", good, 64, "an item of ");
+        row("bad item rv", listBody("ConfigMapList", {{"a", "n", "u", "5x"}}, "6", "", 0), 0,
+            "an item's resourceVersion \"5x\" is not a decimal number");
+        row("bad list rv", listBody("ConfigMapList", {}, "-1", "", 0), 0,
+            "the list's resourceVersion \"-1\" is not a decimal number");
+        row("no list", std::string("k8s\0", 4) + message([](ProtoWireWriter& w) {
+                           w.bytes(1, message([](ProtoWireWriter& t) { t.bytes(2, "PodList"); }));
+                       }),
+            0, "runtime.Unknown holds no object");
+        row("group field", std::string("k8s\0", 4) + "\x0b", 0, "malformed field header");
+        row("field past the end", std::string("k8s\0", 4) + message([&](ProtoWireWriter& w) {
+                                      w.bytes(2, message([](ProtoWireWriter& l) {
+                                                     l.tag(2, 2);
+                                                     l.varint(50); // an item of 50 bytes in 2
+                                                 }) + "xx");
+                                  }),
+            0, "runs past its end");
+    }
+
+    void refusesBadLists() {
+        QFETCH(QByteArray, body);
+        QFETCH(int, maxItem);
+        QFETCH(QString, expected);
+        ProtoListDecoder d([](std::string_view, const ListItemMeta&) {},
+                           maxItem > 0 ? std::size_t(maxItem)
+                                       : ProtoListDecoder::kDefaultMaxItemBytes);
+        const bool fed = d.feed(body.constData(), std::size_t(body.size()));
+        QVERIFY(!(fed && d.finish()));
+        QVERIFY2(oneLine(d.error()), qPrintable(d.error()));
+        QVERIFY2(d.error().startsWith(QLatin1String("protobuf list: ")), qPrintable(d.error()));
+        QVERIFY2(d.error().contains(expected), qPrintable(d.error()));
+        // Sticky.
+        QVERIFY(!d.feed(std::string_view("k8s\0", 4)));
+        QVERIFY(!d.finish());
     }
 
     // Inputs fuzz_proto_watch_stream found trouble with (tests/fuzz/corpus/proto_watch_stream):

@@ -430,7 +430,8 @@ private slots:
                                  QString::fromUtf8(proto.readAllStandardError());
         QVERIFY2(json.exitCode() == 0, qPrintable(jsonOut));
         QVERIFY2(proto.exitCode() == 0, qPrintable(protoOut));
-        QVERIFY2(protoOut.contains(QLatin1String("protobuf watches")), qPrintable(protoOut));
+        QVERIFY2(protoOut.contains(QLatin1String("protobuf lists and watches")),
+                 qPrintable(protoOut));
         QVERIFY2(!jsonOut.contains(QLatin1String("protobuf")), qPrintable(jsonOut));
         static const QRegularExpression summary(QStringLiteral(": (\\d+) events, (\\d+) anomal"));
         for (const QString& out : {jsonOut, protoOut}) {

@@ -5,6 +5,7 @@
 #include "http/HttpFrameKind.h"
 #include "http/HttpFrameRecords.h"
 #include "model/Anomaly.h"
+#include "proto/ProtoListDecoder.h"
 #include "proto/WireFormat.h"
 #include "util/OneLine.h"
 #include "json/StatusJson.h"
@@ -136,7 +137,13 @@ void ClusterReflector::startList(TimeUs now) {
         q.addQueryItem(QStringLiteral("resourceVersion"), QString::number(m_listRv));
     HttpRequest r;
     r.pathAndQuery = collectionPath() + u'?' + q.toString(QUrl::FullyEncoded);
+    r.accept = accept();
     send(std::move(r), now);
+}
+
+QByteArray ClusterReflector::accept() const {
+    return wire::accept(m_config.profile.protobufWire ? WireFormat::Protobuf : WireFormat::Json,
+                        m_config.resource);
 }
 
 void ClusterReflector::startWatch(TimeUs now) {
@@ -173,8 +180,7 @@ void ClusterReflector::startWatch(TimeUs now) {
     m_protoStream = false;
     HttpRequest r;
     r.pathAndQuery = collectionPath() + u'?' + q.toString(QUrl::FullyEncoded);
-    r.accept = wire::watchAccept(
-        m_config.profile.protobufWire ? WireFormat::Protobuf : WireFormat::Json, m_config.resource);
+    r.accept = accept();
     r.streaming = true;
     send(std::move(r), now);
 }
@@ -223,15 +229,20 @@ void ClusterReflector::onHead(int status, const QByteArray& contentType, TimeUs)
         m_protoStream = wire::isProtobuf(contentType);
     if (m_phase == Phase::List && status == 200) {
         m_listed.clear();
-        m_list =
-            std::make_unique<ListStreamDecoder>([this](std::string_view, const ListItemMeta& meta) {
-                ObservedEvent o;
-                o.type = WatchEventType::Added;
-                o.key = keyOf(meta.ns, meta.name);
-                o.rv = meta.resourceVersion;
-                o.initial = true;
-                m_listed.push_back(o);
-            });
+        const auto onItem = [this](std::string_view, const ListItemMeta& meta) {
+            ObservedEvent o;
+            o.type = WatchEventType::Added;
+            o.key = keyOf(meta.ns, meta.name);
+            o.rv = meta.resourceVersion;
+            o.initial = true;
+            m_listed.push_back(o);
+        };
+        m_list.reset();
+        m_protoList.reset();
+        if (wire::isProtobuf(contentType))
+            m_protoList = std::make_unique<ProtoListDecoder>(onItem);
+        else
+            m_list = std::make_unique<ListStreamDecoder>(onItem);
     }
 }
 
@@ -254,13 +265,15 @@ void ClusterReflector::onBody(const QByteArray& bytes, TimeUs now) {
             m_errorBody += bytes;
         return;
     }
-    if (m_phase == Phase::List && m_list) {
-        if (!m_list->feed(bytes.constData(), static_cast<std::size_t>(bytes.size()))) {
-            streamError(QStringLiteral("malformed list body from %1: %2")
-                            .arg(serverName(), m_list->error()),
+    if (m_phase == Phase::List && (m_list || m_protoList)) {
+        const auto size = static_cast<std::size_t>(bytes.size());
+        if (!(m_list ? m_list->feed(bytes.constData(), size)
+                     : m_protoList->feed(bytes.constData(), size))) {
+            const QString why = m_list ? m_list->error() : m_protoList->error();
+            streamError(QStringLiteral("malformed list body from %1: %2").arg(serverName(), why),
                         now);
             m_hub.listFailed(m_hubId, now,
-                             transportStatus(HttpErrorKind::ProtocolError, m_list->error())
+                             transportStatus(HttpErrorKind::ProtocolError, why)
                                  .toObserved(m_listRv, serverName()));
             backoffThen(Next::List, now);
             return;
@@ -412,8 +425,11 @@ void ClusterReflector::onEnd(HttpErrorKind error, const QString& message, TimeUs
             listError(statusFromBody(m_httpStatus), now);
             return;
         }
-        if (!m_list || !m_list->finish()) {
-            const QString why = m_list ? m_list->error() : QStringLiteral("no body");
+        const bool finished = m_list ? m_list->finish() : m_protoList && m_protoList->finish();
+        if (!finished) {
+            const QString why = m_list        ? m_list->error()
+                                : m_protoList ? m_protoList->error()
+                                              : QStringLiteral("no body");
             streamError(QStringLiteral("malformed list body from %1: %2").arg(serverName(), why),
                         now);
             m_hub.listFailed(m_hubId, now,
@@ -427,7 +443,7 @@ void ClusterReflector::onEnd(HttpErrorKind error, const QString& message, TimeUs
             m_listItems += static_cast<std::int64_t>(m_listed.size());
             m_listed.clear();
         }
-        const ListSummary& summary = m_list->summary();
+        const ListSummary& summary = m_list ? m_list->summary() : m_protoList->summary();
         if (summary.resourceVersion > 0 && m_continue.empty())
             m_listRv = summary.resourceVersion; // the first page's RV is the list's
         if (!summary.continueToken.empty()) {
@@ -437,6 +453,7 @@ void ClusterReflector::onEnd(HttpErrorKind error, const QString& message, TimeUs
             q.addQueryItem(QStringLiteral("limit"), QString::number(kPageSize));
             HttpRequest r;
             r.pathAndQuery = collectionPath() + u'?' + q.toString(QUrl::FullyEncoded);
+            r.accept = accept();
             m_phase = Phase::List;
             send(std::move(r), now);
             return;
@@ -495,6 +512,7 @@ void ClusterReflector::listFinished(TimeUs now) {
     m_rvUnavailable = false;
     m_hub.listCompleted(m_hubId, now, m_listRv, m_listItems);
     m_list.reset();
+    m_protoList.reset();
     m_backoff.reset();
     startWatch(now);
 }

@@ -25,6 +25,7 @@
 namespace ws {
 
 class DetectorHub;
+class ProtoListDecoder;
 class EventJournal;
 class KeyTable;
 
@@ -113,6 +114,8 @@ private:
     void noteTrouble(const ApiStatus& status);
     KeyId keyOf(const std::string& ns, const std::string& name);
     QString collectionPath() const;
+    // The Accept header of its LISTs and WATCHes (--wire, proto/WireFormat.h).
+    QByteArray accept() const;
     ApiStatus statusFromBody(int httpStatus) const;
 
     Config m_config;
@@ -142,7 +145,9 @@ private:
     std::int64_t m_watchEvents = 0;
 
     // LIST.
+    // One of them, by the page's Content-Type.
     std::unique_ptr<ListStreamDecoder> m_list;
+    std::unique_ptr<ProtoListDecoder> m_protoList;
     std::vector<ObservedEvent> m_listed;
     std::string m_continue;
     ResourceVersion m_listRv = 0;

@@ -35,7 +35,7 @@ QString ClusterSource::description() const {
     }
     return QStringLiteral("%1, client-go %2%3")
         .arg(what, m_profile.name,
-             m_profile.protobufWire ? QStringLiteral(", protobuf watches") : QString());
+             m_profile.protobufWire ? QStringLiteral(", protobuf lists and watches") : QString());
 }
 
 bool ClusterSource::prepare(QString* error) {

@@ -7,7 +7,7 @@ bool isBuiltIn(const ResourceInfo& resource) {
     return g.isEmpty() || !g.contains(u'.') || g.endsWith(QLatin1String(".k8s.io"));
 }
 
-QByteArray watchAccept(WireFormat format, const ResourceInfo& resource) {
+QByteArray accept(WireFormat format, const ResourceInfo& resource) {
     const bool secrets = resource.group.isEmpty() && resource.plural == QLatin1String("secrets");
     if (format == WireFormat::Protobuf && isBuiltIn(resource) && !secrets)
         return QByteArray(kProtobuf) + ", application/json";

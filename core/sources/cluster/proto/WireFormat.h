@@ -20,11 +20,11 @@ inline constexpr const char* kProtobuf = "application/vnd.kubernetes.protobuf";
 // dynamic clients ask them for JSON.
 bool isBuiltIn(const ResourceInfo& resource);
 
-// The Accept header of a watch of `resource`: with protobuf,
+// The Accept header of a list or watch of `resource`: with protobuf,
 // "application/vnd.kubernetes.protobuf, application/json" (client-go's AcceptContentTypes, so a
 // server without it for the type answers JSON), for built-in resources but Secrets, whose bodies
 // are redacted as JSON before anything decodes or records them. Otherwise application/json.
-QByteArray watchAccept(WireFormat format, const ResourceInfo& resource);
+QByteArray accept(WireFormat format, const ResourceInfo& resource);
 
 // A response Content-Type of the protobuf stream (`application/vnd.kubernetes.protobuf`, with
 // or without `;stream=watch`); false for JSON and anything else.
