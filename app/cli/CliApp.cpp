@@ -60,6 +60,7 @@ const char* kUsage =
     "              [--cacert CA.pem] [--cert CLIENT.pem] [--key CLIENT-KEY.pem]\n"
     "            | --kubeconfig PATH [--context NAME] | --server URL [--server URL...]\n"
     "              [--client-go V] [--min-watch-timeout D (watches ask for D..2D; 5m)]\n"
+    "              [--wire json|protobuf (protobuf: built-in resources' lists, watches)]\n"
     "      --resources LIST  --duration 30s (scenarios: virtual time; default: their own)\n"
     "      --out FILE.wscap  --anomalies FILE.jsonl  --timeline FILE.(csv|jsonl|trace.json)\n"
     "      --keep-secrets    keep Secrets' values (default: salted digests, live and in --out)\n"

@@ -47,6 +47,10 @@ SourceOptions::SourceOptions(QCommandLineParser& parser)
       m_minWatchTimeout(QStringLiteral("min-watch-timeout"),
                         QStringLiteral("Each watch asks for a timeout in [D, 2D) (default 5m)."),
                         QStringLiteral("D")),
+      m_wire(QStringLiteral("wire"),
+             QStringLiteral("List and watch encoding: json (default), or protobuf for built-in "
+                            "resources as client-go's typed clients ask."),
+             QStringLiteral("json|protobuf")),
       m_auditLog(QStringLiteral("audit-log"), QStringLiteral("kube-apiserver audit logs."),
                  QStringLiteral("PATH[,PATH...]")),
       m_follow(QStringLiteral("follow"), QStringLiteral("Keep reading a growing audit log.")),
@@ -60,8 +64,8 @@ SourceOptions::SourceOptions(QCommandLineParser& parser)
                     QStringLiteral("Keep the values of Secrets as received, in the session and "
                                    "its capture (default: replaced by salted digests).")) {
     parser.addOptions({m_scenario, m_speed, m_seed, m_etcd, m_prefix, m_cacert, m_cert, m_key,
-                       m_kubeconfig, m_context, m_server, m_clientGo, m_minWatchTimeout, m_auditLog,
-                       m_follow, m_resources, m_duration, m_keepSecrets});
+                       m_kubeconfig, m_context, m_server, m_clientGo, m_minWatchTimeout, m_wire,
+                       m_auditLog, m_follow, m_resources, m_duration, m_keepSecrets});
 }
 
 int SourceOptions::sourcesGiven() const {
@@ -128,6 +132,19 @@ std::optional<SourceSpec> SourceOptions::spec(bool scenarioByDefault, QString* e
             return std::nullopt;
         }
         s.minWatchTimeout = d;
+    }
+
+    if (m_parser.isSet(m_wire)) {
+        if (s.kind != SourceSpec::Kind::Kubeconfig && s.kind != SourceSpec::Kind::Server) {
+            *error = QStringLiteral("--wire only applies to --kubeconfig and --server");
+            return std::nullopt;
+        }
+        const QString v = m_parser.value(m_wire);
+        if (v != QLatin1String("json") && v != QLatin1String("protobuf")) {
+            *error = QStringLiteral("--wire: bad value '%1': expected json or protobuf").arg(v);
+            return std::nullopt;
+        }
+        s.protobufWire = v == QLatin1String("protobuf");
     }
 
     if (m_parser.isSet(m_duration)) {

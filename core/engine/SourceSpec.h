@@ -49,6 +49,9 @@ struct SourceSpec {
     // Kubeconfig / Server: the reflectors' ReflectorOptions.MinWatchTimeout (each watch asks for
     // timeoutSeconds in [min, 2 min) and is cut off 5 s after it); default 5 min.
     std::optional<TimeUs> minWatchTimeout;
+    // Kubeconfig / Server: --wire protobuf, lists and watches of built-in resources ask for
+    // protobuf (ClientProfile::protobufWire); default JSON.
+    bool protobufWire = false;
     QStringList auditLogs; // AuditLog
     bool follow = false;   // AuditLog: keep reading a growing file
     // Live sources: keep the values of Secrets as received (default: each becomes a salted

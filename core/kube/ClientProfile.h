@@ -111,6 +111,10 @@ struct ClientProfile {
         return minWatchTimeoutSeconds * (1.0 + uniform01);
     }
     double minWatchTimeoutSeconds = 300.0;
+    // rest.Config.ContentType = protobuf (--wire protobuf), as controllers built on client-go's
+    // typed clients set it: lists and watches of built-in resources ask for
+    // application/vnd.kubernetes.protobuf first (sources/cluster/proto/WireFormat.h).
+    bool protobufWire = false;
 
     // A client-go version ("0.18.6", "v0.20.15", "0.27"; 0.18 and 0.19 need their patch
     // release, where the behaviour changes), or "current" / "current-watchlist" (the newest

@@ -1,6 +1,8 @@
 #include "ApiHandler.h"
 
+#include "AcceptNegotiation.h"
 #include "ObjectJson.h"
+#include "ObjectProto.h"
 #include "ServedCluster.h"
 #include "kube/ListOptionsValidation.h"
 #include "sources/sim/etcd/SimEtcd.h"
@@ -55,6 +57,23 @@ void ApiHandler::respondStatus(ResponseSink& sink, const ApiStatus& status) {
     if (status.retryAfterSeconds > 0)
         headers.emplace_back("Retry-After", std::to_string(status.retryAfterSeconds));
     sink.respond(status.code, kJson, status.toJson().toStdString() + '\n', std::move(headers));
+}
+
+ServedEncoding ApiHandler::negotiate(const std::string& accept, int resource, ResponseSink& sink) {
+    const ResourceInfo& info = m_cluster.resources()[static_cast<std::size_t>(resource)];
+    const bool protobuf = ObjectProto::encodes(info);
+    const ServedEncoding encoding = negotiateEncoding(accept, protobuf);
+    if (encoding == ServedEncoding::NotAcceptable) {
+        // negotiation.NewNotAcceptableError: what this resource can be written as.
+        respondStatus(sink,
+                      makeStatus(406, "NotAcceptable",
+                                 QStringLiteral("only the following media types are "
+                                                "accepted: application/json%1")
+                                     .arg(protobuf ? QStringLiteral(", ") +
+                                                         QLatin1String(ObjectProto::kContentType)
+                                                   : QString())));
+    }
+    return encoding;
 }
 
 bool ApiHandler::accepting() const {
@@ -152,9 +171,9 @@ void ApiHandler::handle(const HttpRequestInfo& request, const std::shared_ptr<Re
         return;
     switch (api->verb) {
     case ApiRequest::Verb::List:
-        return list(*api, resource, sink);
+        return list(*api, resource, request.accept, sink);
     case ApiRequest::Verb::Watch:
-        return watch(*api, resource, sink);
+        return watch(*api, resource, request.accept, sink);
     case ApiRequest::Verb::Get:
         return get(*api, resource, *sink);
     case ApiRequest::Verb::Create:
@@ -170,8 +189,11 @@ void ApiHandler::handle(const HttpRequestInfo& request, const std::shared_ptr<Re
     }
 }
 
-void ApiHandler::list(const ApiRequest& api, int resource,
+void ApiHandler::list(const ApiRequest& api, int resource, const std::string& accept,
                       const std::shared_ptr<ResponseSink>& sink) {
+    const ServedEncoding encoding = negotiate(accept, resource, *sink);
+    if (encoding == ServedEncoding::NotAcceptable)
+        return;
     QString error;
     const auto fields = FieldSelector::parse(api.fieldSelector, &error);
     if (!fields)
@@ -213,7 +235,7 @@ void ApiHandler::list(const ApiRequest& api, int resource,
         };
     }
     const ResourceInfo info = m_cluster.resources()[static_cast<std::size_t>(resource)];
-    m_cluster.server().list(o, [this, sink, info](ApiServer::ListResult result) {
+    m_cluster.server().list(o, [this, sink, info, encoding](ApiServer::ListResult result) {
         if (sink->gone())
             return;
         if (!result.ok) {
@@ -222,6 +244,20 @@ void ApiHandler::list(const ApiRequest& api, int resource,
             return respondStatus(*sink, result.status);
         }
         std::string body;
+        if (encoding == ServedEncoding::Protobuf) {
+            std::string why;
+            if (!ObjectProto::appendList(body, info, result.rv, result.continueToken.toStdString(),
+                                         std::max<std::int64_t>(result.remainingItemCount, 0),
+                                         result.items, &why))
+                return respondStatus(
+                    *sink, makeStatus(500, "InternalError",
+                                      QStringLiteral("Internal error occurred: cannot encode the "
+                                                     "%1 as protobuf: %2")
+                                          .arg(info.kind + QStringLiteral("List"),
+                                               QString::fromStdString(why))));
+            return sink->respond(200, ObjectProto::kContentType, std::move(body),
+                                 {{kServedFromHeader, servedFromName(result)}});
+        }
         body.reserve(result.items.size() * 1200 + 256);
         ObjectJson::openList(body, info, result.rv, result.continueToken.toStdString(),
                              std::max<std::int64_t>(result.remainingItemCount, 0));
@@ -269,8 +305,12 @@ bool ApiHandler::validateWatchList(const ApiRequest& api, ResponseSink& sink) {
     return true;
 }
 
-void ApiHandler::watch(const ApiRequest& api, int resource,
+void ApiHandler::watch(const ApiRequest& api, int resource, const std::string& accept,
                        const std::shared_ptr<ResponseSink>& sink) {
+    const ResourceInfo& info = m_cluster.resources()[static_cast<std::size_t>(resource)];
+    const ServedEncoding encoding = negotiate(accept, resource, *sink);
+    if (encoding == ServedEncoding::NotAcceptable)
+        return;
     QString error;
     const auto fields = FieldSelector::parse(api.fieldSelector, &error);
     if (!fields)
@@ -319,9 +359,9 @@ void ApiHandler::watch(const ApiRequest& api, int resource,
             return sink->abort();
         return respondStatus(*sink, status);
     }
-    auto stream = std::make_unique<WatchStream>(
-        m_cluster.keyspace(), m_cluster.resources()[static_cast<std::size_t>(resource)], w, sink,
-        filters, std::move(labels));
+    auto stream =
+        std::make_unique<WatchStream>(m_cluster.keyspace(), info, w, sink, filters,
+                                      std::move(labels), encoding == ServedEncoding::Protobuf);
     if (stream->pump())
         m_watches.push_back(std::move(stream));
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "AcceptNegotiation.h"
 #include "DiscoveryDocuments.h"
 #include "ResponseSink.h"
 #include "ServeOptions.h"
@@ -49,9 +50,15 @@ public:
 private:
     void respondStatus(ResponseSink& sink, const ApiStatus& status);
     bool authorized(const HttpRequestInfo& request, const ApiRequest& api, ResponseSink& sink);
-    void list(const ApiRequest& api, int resource, const std::shared_ptr<ResponseSink>& sink);
+    // The encoding `accept` asks for, for this resource; NotAcceptable after answering 406.
+    ServedEncoding negotiate(const std::string& accept, int resource, ResponseSink& sink);
+    // Protobuf pages of ConfigMaps when `accept` prefers them (ObjectProto), JSON otherwise.
+    void list(const ApiRequest& api, int resource, const std::string& accept,
+              const std::shared_ptr<ResponseSink>& sink);
     void get(const ApiRequest& api, int resource, ResponseSink& sink);
-    void watch(const ApiRequest& api, int resource, const std::shared_ptr<ResponseSink>& sink);
+    // Protobuf frames when `accept` prefers them and the resource has them (ObjectProto).
+    void watch(const ApiRequest& api, int resource, const std::string& accept,
+               const std::shared_ptr<ResponseSink>& sink);
     void write(const ApiRequest& api, int resource, const HttpRequestInfo& request,
                ResponseSink& sink);
     bool validateWatchList(const ApiRequest& api, ResponseSink& sink);

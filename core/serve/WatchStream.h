@@ -14,9 +14,9 @@ namespace ws {
 class SimKeyspace;
 
 // One HTTP watch: moves what the simulated cacher dispatched to its ServerWatch onto the
-// socket, as JSON watch events, while the socket keeps up. When it does not, the watch stops
-// reading (readAllowance 0), its buffer fills, and the cacher's dispatch budget closes it as a
-// real apiserver closes an unresponsive watcher.
+// socket, as JSON watch events or protobuf frames, while the socket keeps up. When it does not, the
+// watch stops reading (readAllowance 0), its buffer fills, and the cacher's dispatch budget closes
+// it as a real apiserver closes an unresponsive watcher.
 class WatchStream {
 public:
     // Bytes queued on the socket before the watch stops reading: about what a kernel socket
@@ -26,15 +26,20 @@ public:
     // holds up to 4 MiB until the dispatch budget closes it.
     static constexpr std::size_t kHighWater = 4 * 1024 * 1024;
 
+    // protobuf: length-delimited protobuf frames (ObjectProto; the caller checked that the
+    // resource has them) instead of JSON events.
     WatchStream(const SimKeyspace& keyspace, ResourceInfo info, std::shared_ptr<ServerWatch> watch,
                 std::shared_ptr<ResponseSink> sink, FieldSelector fields,
-                std::optional<LabelSelector> labels);
+                std::optional<LabelSelector> labels, bool protobuf = false);
     // false once the stream is over (the caller drops it).
     bool pump();
     std::int64_t eventsSent() const { return m_events; }
 
 private:
     bool wanted(const WatchDelivery& d) const;
+    // Appends one delivery to m_out; false when its object cannot be encoded: an ERROR event
+    // (500 InternalError, naming the object and why) is appended instead and the stream ends.
+    bool append(const WatchDelivery& d);
 
     const SimKeyspace& m_keyspace;
     ResourceInfo m_info;
@@ -42,6 +47,7 @@ private:
     std::shared_ptr<ResponseSink> m_sink;
     FieldSelector m_fields;
     std::optional<LabelSelector> m_labels;
+    bool m_protobuf = false;
     bool m_started = false;
     std::int64_t m_events = 0;
     std::string m_out;

@@ -46,6 +46,9 @@ QJsonObject ClusterFrameConsumer::replayInfo(const std::vector<ClusterServerInfo
     // Only when set: the watch timeouts the reflectors drew (and so when they cut a watch off).
     if (profile.minWatchTimeoutSeconds != ClientProfile().minWatchTimeoutSeconds)
         o.insert(QStringLiteral("minWatchTimeoutSeconds"), profile.minWatchTimeoutSeconds);
+    // Only when set: what the watches asked for (a replay decodes by each answer's Content-Type).
+    if (profile.protobufWire)
+        o.insert(QStringLiteral("wire"), QStringLiteral("protobuf"));
     return o;
 }
 
@@ -79,6 +82,8 @@ ClusterFrameConsumer::fromReplayInfo(const QJsonObject& info, Pipeline& pipeline
     const double minWatchTimeout = info.value(QLatin1String("minWatchTimeoutSeconds")).toDouble(0);
     if (minWatchTimeout >= 1)
         profile->minWatchTimeoutSeconds = minWatchTimeout;
+    profile->protobufWire =
+        info.value(QLatin1String("wire")).toString() == QLatin1String("protobuf");
     return std::make_unique<ClusterFrameConsumer>(std::move(servers), std::move(wanted),
                                                   std::move(*profile), pipeline, nullptr);
 }

@@ -5,6 +5,8 @@
 #include "http/HttpFrameKind.h"
 #include "http/HttpFrameRecords.h"
 #include "model/Anomaly.h"
+#include "proto/ProtoListDecoder.h"
+#include "proto/WireFormat.h"
 #include "util/OneLine.h"
 #include "json/StatusJson.h"
 
@@ -139,7 +141,13 @@ void ClusterReflector::startList(TimeUs now) {
         q.addQueryItem(QStringLiteral("resourceVersion"), QString::number(m_listRv));
     HttpRequest r;
     r.pathAndQuery = collectionPath() + u'?' + q.toString(QUrl::FullyEncoded);
+    r.accept = accept();
     send(std::move(r), now);
+}
+
+QByteArray ClusterReflector::accept() const {
+    return wire::accept(m_config.profile.protobufWire ? WireFormat::Protobuf : WireFormat::Json,
+                        m_config.resource);
 }
 
 void ClusterReflector::startWatch(TimeUs now) {
@@ -177,8 +185,11 @@ void ClusterReflector::startWatch(TimeUs now) {
     m_watchDeadline = now + seconds(timeout);
     m_streamFrom = m_lastSyncRv;
     m_splitter.reset();
+    m_frames.reset();
+    m_protoStream = false;
     HttpRequest r;
     r.pathAndQuery = collectionPath() + u'?' + q.toString(QUrl::FullyEncoded);
+    r.accept = accept();
     r.streaming = true;
     send(std::move(r), now);
 }
@@ -205,7 +216,7 @@ void ClusterReflector::onFrame(const Frame& frame, TimeUs now) {
     case HttpFrameKind::ResponseHead: {
         HttpResponseHead head;
         if (decodeHttpRecord(frame.bytes, &head))
-            onHead(head.status, head.header("Retry-After"), now);
+            onHead(head.status, head.header("Content-Type"), now);
         break;
     }
     case HttpFrameKind::BodyChunk:
@@ -221,20 +232,27 @@ void ClusterReflector::onFrame(const Frame& frame, TimeUs now) {
     }
 }
 
-void ClusterReflector::onHead(int status, const QByteArray&, TimeUs) {
+void ClusterReflector::onHead(int status, const QByteArray& contentType, TimeUs) {
     m_httpStatus = status;
+    if (m_phase == Phase::Watch)
+        m_protoStream = wire::isProtobuf(contentType);
     if (m_phase == Phase::List && status == 200) {
         m_listed.clear();
         m_presence.beginList();
-        m_list =
-            std::make_unique<ListStreamDecoder>([this](std::string_view, const ListItemMeta& meta) {
-                ObservedEvent o;
-                o.type = WatchEventType::Added;
-                o.key = keyOf(meta.ns, meta.name, true);
-                o.rv = meta.resourceVersion;
-                o.initial = true;
-                m_listed.push_back(o);
-            });
+        const auto onItem = [this](std::string_view, const ListItemMeta& meta) {
+            ObservedEvent o;
+            o.type = WatchEventType::Added;
+            o.key = keyOf(meta.ns, meta.name, true);
+            o.rv = meta.resourceVersion;
+            o.initial = true;
+            m_listed.push_back(o);
+        };
+        m_list.reset();
+        m_protoList.reset();
+        if (wire::isProtobuf(contentType))
+            m_protoList = std::make_unique<ProtoListDecoder>(onItem);
+        else
+            m_list = std::make_unique<ListStreamDecoder>(onItem);
     }
 }
 
@@ -257,13 +275,15 @@ void ClusterReflector::onBody(const QByteArray& bytes, TimeUs now) {
             m_errorBody += bytes;
         return;
     }
-    if (m_phase == Phase::List && m_list) {
-        if (!m_list->feed(bytes.constData(), static_cast<std::size_t>(bytes.size()))) {
-            streamError(QStringLiteral("malformed list body from %1: %2")
-                            .arg(serverName(), m_list->error()),
+    if (m_phase == Phase::List && (m_list || m_protoList)) {
+        const auto size = static_cast<std::size_t>(bytes.size());
+        if (!(m_list ? m_list->feed(bytes.constData(), size)
+                     : m_protoList->feed(bytes.constData(), size))) {
+            const QString why = m_list ? m_list->error() : m_protoList->error();
+            streamError(QStringLiteral("malformed list body from %1: %2").arg(serverName(), why),
                         now);
             m_hub.listFailed(m_hubId, now,
-                             transportStatus(HttpErrorKind::ProtocolError, m_list->error())
+                             transportStatus(HttpErrorKind::ProtocolError, why)
                                  .toObserved(m_listRv, serverName()));
             backoffThen(Next::List, now);
             return;
@@ -277,24 +297,27 @@ void ClusterReflector::onBody(const QByteArray& bytes, TimeUs now) {
     }
     if (m_phase != Phase::Watch)
         return;
-    const bool ok =
-        m_splitter.feed(bytes.constData(), static_cast<std::size_t>(bytes.size()),
-                        [this, now](std::string_view object) { watchEvent(object, now); });
+    const auto onEvent = [this, now](std::string_view event) { watchEvent(event, now); };
+    const auto size = static_cast<std::size_t>(bytes.size());
+    const bool ok = m_protoStream ? m_frames.feed(bytes.constData(), size, onEvent)
+                                  : m_splitter.feed(bytes.constData(), size, onEvent);
     flushEvents(now);
     if (!ok) {
         streamError(QStringLiteral("malformed watch stream from %1: %2")
-                        .arg(serverName(), m_splitter.error()),
+                        .arg(serverName(), m_protoStream ? m_frames.error() : m_splitter.error()),
                     now);
         m_hub.watchClosed(m_hubId, now, WatchCloseReason::Broken);
         backoffThen(Next::List, now);
     }
 }
 
-void ClusterReflector::watchEvent(std::string_view json, TimeUs now) {
+void ClusterReflector::watchEvent(std::string_view bytes, TimeUs now) {
     if (m_phase != Phase::Watch || m_state != State::Watching)
         return;
     QString error;
-    if (!m_decoder.decode(json, &m_event, &error)) {
+    const bool decoded = m_protoStream ? m_protoDecoder.decode(bytes, &m_event, &error)
+                                       : m_decoder.decode(bytes, &m_event, &error);
+    if (!decoded) {
         flushEvents(now);
         streamError(QStringLiteral("undecodable watch event from %1: %2").arg(serverName(), error),
                     now);
@@ -323,7 +346,7 @@ void ClusterReflector::watchEvent(std::string_view json, TimeUs now) {
         ++m_watchEvents;
         m_lastEventAt = now;
         if (m_config.journal)
-            journalEvent(o, json, now);
+            journalEvent(o, bytes, now);
         break;
     }
     case WatchEventType::Bookmark:
@@ -354,7 +377,7 @@ void ClusterReflector::watchEvent(std::string_view json, TimeUs now) {
     }
 }
 
-void ClusterReflector::journalEvent(const ObservedEvent& o, std::string_view json, TimeUs now) {
+void ClusterReflector::journalEvent(const ObservedEvent& o, std::string_view bytes, TimeUs now) {
     EventJournal& journal = *m_config.journal;
     if (!journal.hasKey(o.key))
         journal.describeKey(o.key, m_keys.key(o.key), m_config.resource.qualifiedName(),
@@ -365,7 +388,7 @@ void ClusterReflector::journalEvent(const ObservedEvent& o, std::string_view jso
     e.type = o.type;
     e.key = o.key;
     e.rv = o.rv;
-    e.size = static_cast<std::uint32_t>(json.size());
+    e.size = static_cast<std::uint32_t>(bytes.size());
     e.watcher = m_journalWatcher;
     e.hasObject = true;
     e.object = m_event.object;
@@ -383,6 +406,12 @@ void ClusterReflector::flushEvents(TimeUs now) {
 ApiStatus ClusterReflector::statusFromBody(int httpStatus) const {
     QString error;
     auto parsed = parseStatusJson(
+        std::string_view(m_errorBody.constData(), static_cast<std::size_t>(m_errorBody.size())),
+        &error);
+    if (parsed)
+        return *parsed;
+    // A protobuf request's error may come as a protobuf Status.
+    parsed = ProtoWatchEventDecoder::decodeStatus(
         std::string_view(m_errorBody.constData(), static_cast<std::size_t>(m_errorBody.size())),
         &error);
     if (parsed)
@@ -410,8 +439,11 @@ void ClusterReflector::onEnd(HttpErrorKind error, const QString& message, TimeUs
             listError(statusFromBody(m_httpStatus), now);
             return;
         }
-        if (!m_list || !m_list->finish()) {
-            const QString why = m_list ? m_list->error() : QStringLiteral("no body");
+        const bool finished = m_list ? m_list->finish() : m_protoList && m_protoList->finish();
+        if (!finished) {
+            const QString why = m_list        ? m_list->error()
+                                : m_protoList ? m_protoList->error()
+                                              : QStringLiteral("no body");
             streamError(QStringLiteral("malformed list body from %1: %2").arg(serverName(), why),
                         now);
             m_hub.listFailed(m_hubId, now,
@@ -425,7 +457,7 @@ void ClusterReflector::onEnd(HttpErrorKind error, const QString& message, TimeUs
             m_listItems += static_cast<std::int64_t>(m_listed.size());
             m_listed.clear();
         }
-        const ListSummary& summary = m_list->summary();
+        const ListSummary& summary = m_list ? m_list->summary() : m_protoList->summary();
         if (summary.resourceVersion > 0 && m_continue.empty())
             m_listRv = summary.resourceVersion; // the first page's RV is the list's
         if (!summary.continueToken.empty()) {
@@ -435,6 +467,7 @@ void ClusterReflector::onEnd(HttpErrorKind error, const QString& message, TimeUs
             q.addQueryItem(QStringLiteral("limit"), QString::number(kPageSize));
             HttpRequest r;
             r.pathAndQuery = collectionPath() + u'?' + q.toString(QUrl::FullyEncoded);
+            r.accept = accept();
             m_phase = Phase::List;
             send(std::move(r), now);
             return;
@@ -495,6 +528,7 @@ void ClusterReflector::listFinished(TimeUs now) {
     m_presence.endList();
     m_presence.flush();
     m_list.reset();
+    m_protoList.reset();
     m_backoff.reset();
     startWatch(now);
 }

@@ -10,6 +10,8 @@
 #include "model/Frame.h"
 #include "model/KeyPresence.h"
 #include "model/Observation.h"
+#include "proto/LengthDelimitedSplitter.h"
+#include "proto/ProtoWatchEventDecoder.h"
 #include "util/SeededRandom.h"
 #include "json/JsonObjectSplitter.h"
 #include "json/ListStreamDecoder.h"
@@ -24,6 +26,7 @@
 namespace ws {
 
 class DetectorHub;
+class ProtoListDecoder;
 class EventJournal;
 class KeyTable;
 
@@ -92,14 +95,15 @@ private:
     void startWatch(TimeUs now);
     void backoffThen(Next next, TimeUs now);
     void send(HttpRequest request, TimeUs now);
-    void onHead(int status, const QByteArray& retryAfter, TimeUs now);
+    void onHead(int status, const QByteArray& contentType, TimeUs now);
     void onBody(const QByteArray& bytes, TimeUs now);
     void onEnd(HttpErrorKind error, const QString& message, TimeUs now);
     void listFinished(TimeUs now);
     void listError(const ApiStatus& status, TimeUs now);
     void watchRequestError(const ApiStatus& status, TimeUs now);
-    void watchEvent(std::string_view json, TimeUs now);
-    void journalEvent(const ObservedEvent& o, std::string_view json, TimeUs now);
+    // One event as received: a JSON object, or a protobuf frame (m_protoStream).
+    void watchEvent(std::string_view bytes, TimeUs now);
+    void journalEvent(const ObservedEvent& o, std::string_view bytes, TimeUs now);
     void flushEvents(TimeUs now);
     void streamError(const QString& message, TimeUs now);
     // The watch delivered everything of this resource up to `rv`.
@@ -112,6 +116,8 @@ private:
     // The key's id, held while the key is present in this informer's view (KeyPresence).
     KeyId keyOf(const std::string& ns, const std::string& name, bool present);
     QString collectionPath() const;
+    // The Accept header of its LISTs and WATCHes (--wire, proto/WireFormat.h).
+    QByteArray accept() const;
     ApiStatus statusFromBody(int httpStatus) const;
 
     Config m_config;
@@ -141,16 +147,23 @@ private:
     std::int64_t m_watchEvents = 0;
 
     // LIST.
+    // One of them, by the page's Content-Type.
     std::unique_ptr<ListStreamDecoder> m_list;
+    std::unique_ptr<ProtoListDecoder> m_protoList;
     std::vector<ObservedEvent> m_listed;
     std::string m_continue;
     ResourceVersion m_listRv = 0;
     std::int64_t m_listItems = 0;
     bool m_listRvEmpty = false;
 
-    // WATCH.
+    // WATCH. The response's Content-Type picks the framing and decoder: a protobuf stream
+    // (--wire protobuf, a built-in resource) or JSON (everything else, and any server that
+    // answered a protobuf Accept with JSON).
+    bool m_protoStream = false;
     JsonObjectSplitter m_splitter;
     WatchEventDecoder m_decoder;
+    LengthDelimitedSplitter m_frames;
+    ProtoWatchEventDecoder m_protoDecoder;
     WatchEventJson m_event;
     std::vector<ObservedEvent> m_pending; // decoded, not yet reported (one chunk's worth)
     bool m_watchList = false;             // this watch is a watch-list (sendInitialEvents)

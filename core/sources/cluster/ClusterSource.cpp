@@ -33,7 +33,9 @@ QString ClusterSource::description() const {
             urls << t.server.toString(QUrl::RemoveUserInfo);
         what = QStringLiteral("apiservers %1").arg(urls.join(QStringLiteral(", ")));
     }
-    return QStringLiteral("%1, client-go %2").arg(what, m_profile.name);
+    return QStringLiteral("%1, client-go %2%3")
+        .arg(what, m_profile.name,
+             m_profile.protobufWire ? QStringLiteral(", protobuf lists and watches") : QString());
 }
 
 bool ClusterSource::prepare(QString* error) {
@@ -47,6 +49,7 @@ bool ClusterSource::prepare(QString* error) {
     if (m_spec.minWatchTimeout)
         m_profile.minWatchTimeoutSeconds =
             static_cast<double>(*m_spec.minWatchTimeout) / kUsPerSecond;
+    m_profile.protobufWire = m_spec.protobufWire;
     auto targets = resolveClusterTargets(m_spec, error);
     if (!targets)
         return false;
