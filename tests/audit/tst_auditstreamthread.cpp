@@ -87,6 +87,34 @@ private slots:
         QCOMPARE(stream.totalBytes(), QFileInfo(path).size());
     }
 
+    // A long run of broken lines inside one batch: counted whole, ten messages handed on, and
+    // only counts travel past those (a file of garbage costs no memory per line).
+    void brokenRunsAreCountedNotKept() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("audit.log"));
+        QByteArray log = auditLine(listLine(1));
+        for (int i = 0; i < 100000; ++i)
+            log += "{broken\n";
+        log += auditLine(listLine(100002));
+        QVERIFY(writeFile(path, log));
+        AuditProblems problems;
+        AuditStreamThread stream(0, group(path), false, problems);
+        QString error;
+        QVERIFY2(stream.open(&error), qPrintable(error));
+        AuditEvent event;
+        QCOMPARE(stream.next(&event), AuditStreamThread::Status::Event);
+        QCOMPARE(problems.count(AuditProblems::BrokenLine), 0);
+        QCOMPARE(stream.next(&event), AuditStreamThread::Status::Event);
+        QCOMPARE(event.line, 100002);
+        QCOMPARE(problems.count(AuditProblems::BrokenLine), 100000);
+        const QStringList messages = problems.takeMessages();
+        QCOMPARE(messages.size(), AuditProblems::kReportedPerKind);
+        QVERIFY2(messages.first().startsWith(QStringLiteral("audit.log:2: ")),
+                 qPrintable(messages.first()));
+        QVERIFY(problems.summary().contains(QStringLiteral("(first: audit.log:2)")));
+        QCOMPARE(stream.next(&event), AuditStreamThread::Status::Done);
+    }
+
     // Stopped after a few events of a long file (the reader waits on a full queue, or is in the
     // middle of a batch): the destructor returns promptly, and ASan/TSan see nothing.
     void stopMidFile() {
@@ -140,8 +168,8 @@ private slots:
             QCOMPARE(stream.next(&event), AuditStreamThread::Status::Waiting);
             QVERIFY2(clock.elapsed() < 1000, qPrintable(QString::number(clock.elapsed())));
         }
-        QVERIFY(writeFile(path, auditLine(listLine(3)) + "not json\n" + auditLine(listLine(4)),
-                          true));
+        QVERIFY(
+            writeFile(path, auditLine(listLine(3)) + "not json\n" + auditLine(listLine(4)), true));
         QVERIFY(nextEvent());
         QCOMPARE(event.line, 3);
         QVERIFY(nextEvent());

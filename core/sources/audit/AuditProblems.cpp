@@ -34,6 +34,10 @@ void AuditProblems::add(Kind kind, const QString& where, const QString& what) {
         m_pending << QStringLiteral("%1: %2").arg(where, what);
 }
 
+void AuditProblems::addCount(Kind kind, std::int64_t n) {
+    m_counts[kind] += n;
+}
+
 std::int64_t AuditProblems::total() const {
     std::int64_t n = 0;
     for (auto c : m_counts)

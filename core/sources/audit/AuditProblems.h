@@ -17,6 +17,8 @@ public:
     static constexpr int kReportedPerKind = 10;
 
     void add(Kind kind, const QString& where, const QString& what) override;
+    // `n` more of `kind` whose messages would not be handed on anyway (past kReportedPerKind).
+    void addCount(Kind kind, std::int64_t n);
     std::int64_t count(Kind kind) const { return m_counts[kind]; }
     std::int64_t total() const;
     // The messages not yet handed on ("audit.log:17: broken line: ..."), then forgets them.

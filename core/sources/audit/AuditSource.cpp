@@ -119,8 +119,10 @@ TimeUs AuditSource::poll(Pipeline& pipeline) {
         m_finished = true;
         return 0;
     }
+    // One event for the slice: its strings go back to the reader thread with each swap, and
+    // come back with the next event, so neither thread allocates or frees per line.
+    AuditEvent event;
     for (int i = 0; i < kEventsPerPoll; ++i) {
-        AuditEvent event;
         const AuditMerger::Status s = m_merger->next(&event);
         if (s == AuditMerger::Status::Waiting) {
             reportProblems(pipeline);

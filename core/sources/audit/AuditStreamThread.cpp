@@ -12,7 +12,18 @@ constexpr auto kFollowPause = std::chrono::milliseconds(100);
 } // namespace
 
 void AuditStreamThread::BatchProblems::add(Kind kind, const QString& where, const QString& what) {
-    filling->problems.push_back(Problem{kind, where, what, filling->size});
+    std::vector<Problem>& problems = filling->problems;
+    if (m_told[kind] < AuditProblems::kReportedPerKind) {
+        ++m_told[kind];
+        problems.push_back(Problem{kind, where, what, filling->size});
+        return;
+    }
+    if (!problems.empty() && problems.back().kind == kind && problems.back().where.isEmpty() &&
+        problems.back().beforeEvent == filling->size) {
+        ++problems.back().count;
+        return;
+    }
+    problems.push_back(Problem{kind, QString(), QString(), filling->size});
 }
 
 AuditStreamThread::AuditStreamThread(int index, AuditLogGroup group, bool follow,
@@ -112,7 +123,10 @@ AuditStreamThread::Status AuditStreamThread::next(AuditEvent* out) {
             while (m_nextProblem < b.problems.size() &&
                    b.problems[m_nextProblem].beforeEvent <= m_next) {
                 const Problem& p = b.problems[m_nextProblem++];
-                m_problems.add(p.kind, p.where, p.what);
+                if (p.where.isEmpty())
+                    m_problems.addCount(p.kind, p.count);
+                else
+                    m_problems.add(p.kind, p.where, p.what);
             }
             if (m_next < b.size) {
                 // Swapped: the reader gets the old strings' memory back with the batch.

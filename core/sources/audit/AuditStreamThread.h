@@ -3,6 +3,7 @@
 #include "AuditProblemSink.h"
 #include "AuditStream.h"
 
+#include <array>
 #include <atomic>
 #include <condition_variable>
 #include <deque>
@@ -54,6 +55,7 @@ private:
         QString where;
         QString what;
         std::size_t beforeEvent; // told when the reader had put this many events in the batch
+        std::int64_t count = 1;  // > 1: that many of `kind` without messages (see BatchProblems)
     };
     struct Batch {
         std::vector<AuditEvent> events; // [0, size) hold events; the rest are spare strings
@@ -61,11 +63,16 @@ private:
         std::vector<Problem> problems;
         Status end = Status::Event; // Event: more follows; Waiting or Done after the last
     };
-    // The reader's sink: problems go into the batch being filled.
+    // The reader's sink: problems go into the batch being filled. Past the first
+    // AuditProblems::kReportedPerKind of a kind (whose messages nobody would see) only counts
+    // travel, merged in place: a file of a million broken lines costs no memory.
     class BatchProblems final : public AuditProblemSink {
     public:
         void add(Kind kind, const QString& where, const QString& what) override;
         Batch* filling = nullptr;
+
+    private:
+        std::array<int, Count> m_told{};
     };
 
     void run();                             // the reader thread
