@@ -2,7 +2,7 @@
 
 #include "EngineUpdate.h"
 #include "FrameQueue.h"
-#include "detect/RevisionAccount.h"
+#include "SourceRevisionAccount.h"
 #include "model/ResourceVersion.h"
 #include "model/VersionContext.h"
 
@@ -14,13 +14,6 @@
 namespace ws {
 
 class Pipeline;
-
-// One of a source's revision accounts (detect/RevisionAccount.h), named for the stream it
-// covers: "etcd watch", "configmaps@apiserver-0".
-struct SourceRevisionAccount {
-    QString name;
-    RevisionAccount account;
-};
 
 // One transport turned into observations: the simulator, an etcd gRPC watch, a kube-apiserver
 // over HTTP, a capture file. A source only describes what it received: it feeds the pipeline's
