@@ -10,6 +10,7 @@
 // system's CAs do not know serve's: refused), a plugin printing broken JSON, broken YAML.
 
 #include "etcd/EtcdTestCluster.h"
+#include "support/Kubectl.h"
 #include "support/SecretScan.h"
 #include "support/SecretsScenario.h"
 #include "support/ServeProcess.h"
@@ -32,6 +33,7 @@
 #include <memory>
 #include <vector>
 
+using ws::test::KubectlRun;
 using ws::test::SecretScan;
 using ws::test::ServeProcess;
 using ws::test::TestPki;
@@ -248,12 +250,10 @@ class TestNoSecretLeaks : public QObject {
     }
 
     void kubectl(const QStringList& args) {
-        QProcess p;
-        p.start(m_kubectl, QStringList{QStringLiteral("--kubeconfig"), m_kubeconfig,
-                                       QStringLiteral("--context"), QStringLiteral("token")} +
-                               args);
-        QVERIFY(p.waitForFinished(60000));
-        QVERIFY2(p.exitCode() == 0, qPrintable(QString::fromUtf8(p.readAllStandardError())));
+        const KubectlRun r = ws::test::runKubectl(
+            m_kubectl, m_kubeconfig,
+            QStringList{QStringLiteral("--context"), QStringLiteral("token")} + args, 60000);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     }
 
 private slots:

@@ -7,6 +7,7 @@
 
 #include "GuiSession.h"
 #include "models/EventTableModel.h"
+#include "support/Kubectl.h"
 #include "support/SecretScan.h"
 #include "support/SecretsScenario.h"
 #include "support/ServeProcess.h"
@@ -30,6 +31,7 @@
 #include <QTextEdit>
 
 using namespace ws;
+using ws::test::KubectlRun;
 using ws::test::SecretScan;
 using ws::test::ServeProcess;
 using ws::test::TestPki;
@@ -109,12 +111,10 @@ class TestGuiSecurity : public QObject {
     }
 
     void kubectl(const QStringList& args) {
-        QProcess p;
-        p.start(m_kubectl, QStringList{QStringLiteral("--kubeconfig"), m_kubeconfig,
-                                       QStringLiteral("--context"), QStringLiteral("verified")} +
-                               args);
-        QVERIFY(p.waitForFinished(60000));
-        QVERIFY2(p.exitCode() == 0, qPrintable(QString::fromUtf8(p.readAllStandardError())));
+        const KubectlRun r = ws::test::runKubectl(
+            m_kubectl, m_kubeconfig,
+            QStringList{QStringLiteral("--context"), QStringLiteral("verified")} + args, 60000);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     }
 
     static SourceSpec spec(const QString& kubeconfig, const QString& context) {
