@@ -3,8 +3,9 @@
 // insecure-skip-tls-verify the window says so above the panes, and on stderr; and nothing the
 // window shows — every widget's text and tooltip, every table's and tree's cells, the selected
 // Secret event's details, the window title, what it logged — holds the token or a Secret's
-// value (issue 14).
+// value (issue 14). With WS_SCREENSHOT_DIR set the insecure window is saved there (insecure.png).
 
+#include "DocsScreenshot.h"
 #include "GuiSession.h"
 #include "models/EventTableModel.h"
 #include "support/Kubectl.h"
@@ -218,6 +219,7 @@ private slots:
                                      gui.window->updatesApplied() > 0,
                                  60000);
         QVERIFY2(gui.window->lastError().isEmpty(), qPrintable(gui.window->lastError()));
+        QVERIFY(test::saveDocsScreenshot(gui.window.get(), QStringLiteral("insecure.png"), 2000));
         // A scenario afterwards: the banner goes with the session it was about.
         gui.window->setSession(nullptr);
         QVERIFY(!b->isVisible());
