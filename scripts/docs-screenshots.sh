@@ -9,7 +9,8 @@
 # with WS_SCREENSHOT_DIR; they need the build's test programs):
 #   docs/screenshots/accounts.png  tst_guiaccounts: the Revisions tab with a gap (a compaction
 #                                  past a cut-off etcd watcher)
-#   docs/screenshots/dropped.png   tst_guiaccounts: the red "dropped …" note (a full disk)
+#   docs/screenshots/dropped.png   tst_windowchrome: the red "dropped …" note (a window and a
+#                                  capture that fell behind, on a synthetic cluster)
 #   docs/screenshots/insecure.png  tst_guisecurity: the banner of insecure-skip-tls-verify
 #
 #   scripts/docs-screenshots.sh [BUILD_DIR]        (default: build)
@@ -85,6 +86,7 @@ test_shot() { # TEST FUNCTION...
     WS_SCREENSHOT_DIR="$out" WS_CLI="$cli" WS_SOURCE_DIR="$root" QT_QPA_PLATFORM=xcb \
         xvfb-run -a -s "-screen 0 ${size}x24" "$test" "$@"
 }
-test_shot tst_guiaccounts gapShownAsTheCliPrintsIt droppedFramesShownInRed
+test_shot tst_guiaccounts gapShownAsTheCliPrintsIt
+test_shot tst_windowchrome statusBarShowsWhatWasDropped
 test_shot tst_guisecurity insecureShowsBannerAndLogs
 echo "docs-screenshots: $out/accounts.png $out/dropped.png $out/insecure.png"

@@ -20,7 +20,7 @@ RevisionAccountsPane::RevisionAccountsPane(QWidget* parent)
     m_headline->setContentsMargins(6, 4, 6, 4);
     m_view->setObjectName(QStringLiteral("accountsView"));
     m_view->setSortingEnabled(false); // a handful of rows, in the order the sources give them
-    setColumnWidths(m_view->horizontalHeader(), {190, 190, 80, 80, 260, 95, 150});
+    setColumnWidths(m_view->horizontalHeader(), {150, 180, 70, 70, 240, 95, 140});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
