@@ -11,6 +11,7 @@
 
 #include "etcd/EtcdTestCluster.h"
 #include "support/Kubectl.h"
+#include "support/KubectlTestBed.h"
 #include "support/SecretScan.h"
 #include "support/SecretsScenario.h"
 #include "support/ServeProcess.h"
@@ -38,14 +39,11 @@ using ws::test::SecretScan;
 using ws::test::ServeProcess;
 using ws::test::TestPki;
 
-class TestNoSecretLeaks : public QObject {
+class TestNoSecretLeaks : public ws::test::KubectlTestBed {
     Q_OBJECT
 
-    QTemporaryDir m_dir;
     QString m_out; // every file a command writes is under it
     QString m_runtimeDir;
-    TestPki m_pki;
-    QString m_kubectl;
     ServeProcess m_serve;
     QString m_kubeconfig;
     QString m_auditLog;
@@ -258,14 +256,9 @@ class TestNoSecretLeaks : public QObject {
 
 private slots:
     void initTestCase() {
-        m_kubectl = QStandardPaths::findExecutable(QStringLiteral("kubectl"));
-        if (m_kubectl.isEmpty())
-            QSKIP("kubectl is not installed (it writes the Secrets)");
-        if (!TestPki::available())
-            QSKIP("openssl is not installed");
         if (QStandardPaths::findExecutable(QStringLiteral("zstd")).isEmpty())
             QSKIP("zstd is not installed (captures are searched decompressed)");
-        QVERIFY(m_dir.isValid());
+        SET_UP_KUBECTL_TEST_BED(Tls::Yes); // kubectl writes the Secrets
         m_out = m_dir.filePath(QStringLiteral("out"));
         QVERIFY(QDir().mkpath(m_out));
         m_runtimeDir = m_dir.filePath(QStringLiteral("runtime"));
@@ -274,7 +267,6 @@ private slots:
                                                         QFileDevice::WriteOwner |
                                                         QFileDevice::ExeOwner));
         QString error;
-        QVERIFY2(m_pki.create(&error), qPrintable(error));
 
         const auto mark = [](QByteArray* into, SecretScan& scan, const char* what) {
             *into = SecretScan::marker(what);

@@ -1,6 +1,6 @@
 #pragma once
 
-// What the tests of `watchscope-cli serve` with the real kubectl set up before their first
+// What the tests with the real kubectl (against `watchscope-cli serve`) set up before their first
 // test function: kubectl found (or the whole executable skipped), a temporary directory, and for
 // TLS a throwaway PKI made in it (TestPki). A test class derives from it and calls
 // SET_UP_KUBECTL_TEST_BED(tls) first thing in its initTestCase.

@@ -9,6 +9,7 @@
 #include "GuiSession.h"
 #include "models/EventTableModel.h"
 #include "support/Kubectl.h"
+#include "support/KubectlTestBed.h"
 #include "support/SecretScan.h"
 #include "support/SecretsScenario.h"
 #include "support/ServeProcess.h"
@@ -95,13 +96,10 @@ QByteArray windowText(const QWidget* window) {
 
 } // namespace
 
-class TestGuiSecurity : public QObject {
+class TestGuiSecurity : public ws::test::KubectlTestBed {
     Q_OBJECT
 
-    QTemporaryDir m_dir;
-    TestPki m_pki;
     ServeProcess m_serve;
-    QString m_kubectl;
     QString m_kubeconfig;
     SecretScan m_scan;
     QByteArray m_token, m_secretLiteral, m_secretLive;
@@ -133,14 +131,8 @@ class TestGuiSecurity : public QObject {
 
 private slots:
     void initTestCase() {
-        m_kubectl = QStandardPaths::findExecutable(QStringLiteral("kubectl"));
-        if (m_kubectl.isEmpty())
-            QSKIP("kubectl is not installed (it writes the Secrets)");
-        if (!TestPki::available())
-            QSKIP("openssl is not installed");
-        QVERIFY(m_dir.isValid());
+        SET_UP_KUBECTL_TEST_BED(Tls::Yes); // kubectl writes the Secrets
         QString error;
-        QVERIFY2(m_pki.create(&error), qPrintable(error));
         m_token = SecretScan::marker("token");
         m_secretLiteral = SecretScan::marker("secret-literal");
         m_secretLive = SecretScan::marker("secret-live");
