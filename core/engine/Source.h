@@ -83,7 +83,8 @@ public:
     // What a live source owes its user (issue 14): for each stream of revisions it follows, the
     // account of every revision the source of truth wrote while it was responsible for it, seen
     // or reported lost. Copies, safe on any thread; empty for a source that keeps none (the
-    // simulator writes its own truth). The CLI prints them when a session ends.
+    // simulator writes its own truth). The CLI prints them when a session ends; every
+    // EngineUpdate carries them to the window.
     virtual QVector<SourceRevisionAccount> revisionAccounts() const { return {}; }
     // The queue its transport threads fill, if it has one: its figures are shown (FlowStats).
     virtual const FrameQueue* frameQueue() const { return nullptr; }
