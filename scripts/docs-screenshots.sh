@@ -5,6 +5,13 @@
 #   docs/screenshots/etcd.png      a real etcd (Debian's etcd-server) under `watchscope-cli load`
 #   docs/screenshots/cluster.png   two `watchscope-cli serve` apiservers of `ha-stale-read`,
 #                                  watched as one cluster (--server twice)
+# and, from GUI tests that drive the window into a state on the real pipeline (run under Xvfb
+# with WS_SCREENSHOT_DIR; they need the build's test programs):
+#   docs/screenshots/accounts.png  tst_guiaccounts: the Revisions tab with a gap (a compaction
+#                                  past a cut-off etcd watcher)
+#   docs/screenshots/dropped.png   tst_windowchrome: the red "dropped …" note (a window and a
+#                                  capture that fell behind, on a synthetic cluster)
+#   docs/screenshots/insecure.png  tst_guisecurity: the banner of insecure-skip-tls-verify
 #
 #   scripts/docs-screenshots.sh [BUILD_DIR]        (default: build)
 #
@@ -71,3 +78,15 @@ pids+=($!)
 wait_http "http://127.0.0.1:$a/readyz"
 wait_http "http://127.0.0.1:$b/readyz"
 shot cluster 25 --server "http://127.0.0.1:$a" --server "http://127.0.0.1:$b"
+
+# States a test drives the window into: each test saves its window when WS_SCREENSHOT_DIR is set.
+test_shot() { # TEST FUNCTION...
+    local test="$build/tests/$1"; shift
+    [[ -x "$test" ]] || { echo "docs-screenshots: build $(basename "$test") first" >&2; exit 1; }
+    WS_SCREENSHOT_DIR="$out" WS_CLI="$cli" WS_SOURCE_DIR="$root" QT_QPA_PLATFORM=xcb \
+        xvfb-run -a -s "-screen 0 ${size}x24" "$test" "$@"
+}
+test_shot tst_guiaccounts gapShownAsTheCliPrintsIt
+test_shot tst_windowchrome statusBarShowsWhatWasDropped
+test_shot tst_guisecurity insecureShowsBannerAndLogs
+echo "docs-screenshots: $out/accounts.png $out/dropped.png $out/insecure.png"

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "SourceRevisionAccount.h"
 #include "model/Anomaly.h"
 #include "model/Incident.h"
 #include "model/ResourceVersion.h"
@@ -119,6 +120,9 @@ struct EngineUpdate {
     // explanations depend on.
     VersionContext versions;
     FlowStats flow;
+    // Every live source's revision accounts as they are now (a snapshot: the newer update's
+    // win), so that the window shows what the CLI prints at the end without asking a source.
+    QVector<SourceRevisionAccount> accounts;
 };
 
 // How much a merged update may hold, whatever the time the consumer takes to take it: past

@@ -199,6 +199,7 @@ EngineUpdate Pipeline::takeUpdate(const std::vector<Source*>& sources, bool fini
         if (!state.isEmpty())
             states << state;
         u.versions.fillFrom(s->versions());
+        u.accounts += s->revisionAccounts();
     }
     u.sourceState = states.join(QStringLiteral("; "));
     if (wallNow - m_rateWall >= kUsPerSecond / 2 || finished) {

@@ -2,7 +2,7 @@
 
 #include "EngineUpdate.h"
 #include "FrameQueue.h"
-#include "detect/RevisionAccount.h"
+#include "SourceRevisionAccount.h"
 #include "model/ResourceVersion.h"
 #include "model/VersionContext.h"
 
@@ -14,13 +14,6 @@
 namespace ws {
 
 class Pipeline;
-
-// One of a source's revision accounts (detect/RevisionAccount.h), named for the stream it
-// covers: "etcd watch", "configmaps@apiserver-0".
-struct SourceRevisionAccount {
-    QString name;
-    RevisionAccount account;
-};
 
 // One transport turned into observations: the simulator, an etcd gRPC watch, a kube-apiserver
 // over HTTP, a capture file. A source only describes what it received: it feeds the pipeline's
@@ -90,7 +83,8 @@ public:
     // What a live source owes its user (issue 14): for each stream of revisions it follows, the
     // account of every revision the source of truth wrote while it was responsible for it, seen
     // or reported lost. Copies, safe on any thread; empty for a source that keeps none (the
-    // simulator writes its own truth). The CLI prints them when a session ends.
+    // simulator writes its own truth). The CLI prints them when a session ends; every
+    // EngineUpdate carries them to the window.
     virtual QVector<SourceRevisionAccount> revisionAccounts() const { return {}; }
     // The queue its transport threads fill, if it has one: its figures are shown (FlowStats).
     virtual const FrameQueue* frameQueue() const { return nullptr; }

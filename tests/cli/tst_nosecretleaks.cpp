@@ -10,6 +10,8 @@
 // system's CAs do not know serve's: refused), a plugin printing broken JSON, broken YAML.
 
 #include "etcd/EtcdTestCluster.h"
+#include "support/Kubectl.h"
+#include "support/KubectlTestBed.h"
 #include "support/SecretScan.h"
 #include "support/SecretsScenario.h"
 #include "support/ServeProcess.h"
@@ -32,18 +34,16 @@
 #include <memory>
 #include <vector>
 
+using ws::test::KubectlRun;
 using ws::test::SecretScan;
 using ws::test::ServeProcess;
 using ws::test::TestPki;
 
-class TestNoSecretLeaks : public QObject {
+class TestNoSecretLeaks : public ws::test::KubectlTestBed {
     Q_OBJECT
 
-    QTemporaryDir m_dir;
     QString m_out; // every file a command writes is under it
     QString m_runtimeDir;
-    TestPki m_pki;
-    QString m_kubectl;
     ServeProcess m_serve;
     QString m_kubeconfig;
     QString m_auditLog;
@@ -248,24 +248,17 @@ class TestNoSecretLeaks : public QObject {
     }
 
     void kubectl(const QStringList& args) {
-        QProcess p;
-        p.start(m_kubectl, QStringList{QStringLiteral("--kubeconfig"), m_kubeconfig,
-                                       QStringLiteral("--context"), QStringLiteral("token")} +
-                               args);
-        QVERIFY(p.waitForFinished(60000));
-        QVERIFY2(p.exitCode() == 0, qPrintable(QString::fromUtf8(p.readAllStandardError())));
+        const KubectlRun r = ws::test::runKubectl(
+            m_kubectl, m_kubeconfig,
+            QStringList{QStringLiteral("--context"), QStringLiteral("token")} + args, 60000);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     }
 
 private slots:
     void initTestCase() {
-        m_kubectl = QStandardPaths::findExecutable(QStringLiteral("kubectl"));
-        if (m_kubectl.isEmpty())
-            QSKIP("kubectl is not installed (it writes the Secrets)");
-        if (!TestPki::available())
-            QSKIP("openssl is not installed");
         if (QStandardPaths::findExecutable(QStringLiteral("zstd")).isEmpty())
             QSKIP("zstd is not installed (captures are searched decompressed)");
-        QVERIFY(m_dir.isValid());
+        SET_UP_KUBECTL_TEST_BED(Tls::Yes); // kubectl writes the Secrets
         m_out = m_dir.filePath(QStringLiteral("out"));
         QVERIFY(QDir().mkpath(m_out));
         m_runtimeDir = m_dir.filePath(QStringLiteral("runtime"));
@@ -274,7 +267,6 @@ private slots:
                                                         QFileDevice::WriteOwner |
                                                         QFileDevice::ExeOwner));
         QString error;
-        QVERIFY2(m_pki.create(&error), qPrintable(error));
 
         const auto mark = [](QByteArray* into, SecretScan& scan, const char* what) {
             *into = SecretScan::marker(what);

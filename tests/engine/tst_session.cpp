@@ -126,10 +126,17 @@ private slots:
         a.anomalies = {Anomaly{}};
         a.series = {
             SeriesDelta{QStringLiteral("pods"), QStringLiteral("head_rv"), {QPointF(1, 1)}}};
+        SourceRevisionAccount older{QStringLiteral("etcd watch"), {}};
+        older.account.begin(5);
+        older.account.noteHead(9);
+        a.accounts = {older};
         EngineUpdate b;
         b.now = 2;
         b.totalEvents = 20;
         b.finished = true;
+        SourceRevisionAccount newer = older;
+        newer.account.seen(RevisionRange{5, 9});
+        b.accounts = {newer};
         b.anomalies = {Anomaly{}, Anomaly{}};
         b.series = {
             SeriesDelta{QStringLiteral("pods"), QStringLiteral("head_rv"), {QPointF(2, 2)}},
@@ -138,7 +145,10 @@ private slots:
         QCOMPARE(a.now, TimeUs(2));
         QCOMPARE(a.totalEvents, qint64(20));
         QVERIFY(a.finished);
-        QVERIFY(a.watchers.isEmpty()); // the newer snapshot wins, even an empty one
+        QVERIFY(a.watchers.isEmpty());  // the newer snapshot wins, even an empty one
+        QCOMPARE(a.accounts.size(), 1); // the accounts are a snapshot too: the newer one's
+        QVERIFY(a.accounts[0].account.balanced());
+        QCOMPARE(a.accounts[0].account.seenCount(), std::int64_t(5));
         QCOMPARE(a.anomalies.size(), 3);
         QCOMPARE(a.series.size(), 2);
         QCOMPARE(a.series[0].points.size(), 2);

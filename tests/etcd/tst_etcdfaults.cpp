@@ -15,6 +15,7 @@
 #include "sources/etcd/EtcdLoadGenerator.h"
 #include "sources/etcd/EtcdSource.h"
 #include "sources/etcd/EtcdWatchStream.h"
+#include "support/AnomalyLines.h"
 #include "support/StallProxy.h"
 
 #include <QElapsedTimer>
@@ -29,13 +30,6 @@ using namespace ws;
 using namespace ws::test;
 
 namespace {
-
-QString describe(const AnomalyList& list) {
-    QStringList lines;
-    for (const Anomaly& a : list)
-        lines << QStringLiteral("%1 %2 rv=%3: %4").arg(kindName(a.kind)).arg(a.rv).arg(a.message);
-    return lines.join(QLatin1Char('\n'));
-}
 
 AnomalyList ofKind(const AnomalyList& list, AnomalyKind kind) {
     AnomalyList out;

@@ -9,6 +9,7 @@
 #include "sources/etcd/EtcdLoadGenerator.h"
 #include "sources/etcd/EtcdSource.h"
 #include "sources/etcd/EtcdWatchStream.h"
+#include "support/AnomalyLines.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -17,16 +18,6 @@ using namespace ws;
 using namespace ws::test;
 
 namespace {
-
-QString describe(const AnomalyList& list) {
-    QStringList lines;
-    for (const Anomaly& a : list)
-        lines << QStringLiteral("%1 %2 rv=%3: %4")
-                     .arg(kindName(a.kind), a.key)
-                     .arg(a.rv)
-                     .arg(a.message);
-    return lines.join(QLatin1Char('\n'));
-}
 
 int countKind(const AnomalyList& list, AnomalyKind kind) {
     int n = 0;

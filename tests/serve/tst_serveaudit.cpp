@@ -6,6 +6,7 @@
 // one ResponseStarted event with its 401 and no user, and no token is ever written.
 
 #include "audit/AuditRun.h"
+#include "support/KubectlTestBed.h"
 #include "support/ServeProcess.h"
 #include "support/TestPki.h"
 
@@ -27,13 +28,10 @@ namespace {
 const QString kToken = QStringLiteral("audit-token-4f1e6c92"); // must never reach the log
 }
 
-class TestServeAudit : public QObject {
+class TestServeAudit : public ws::test::KubectlTestBed {
     Q_OBJECT
 
 private:
-    QString m_kubectl;
-    QTemporaryDir m_dir;
-    TestPki m_pki;
     ServeProcess m_serve; // TLS: kubectl sends a bearer token only over https
     QString m_log;
 
@@ -110,19 +108,12 @@ private:
 
 private slots:
     void initTestCase() {
-        m_kubectl = QStandardPaths::findExecutable(QStringLiteral("kubectl"));
-        if (m_kubectl.isEmpty())
-            QSKIP("kubectl is not installed");
-        if (!TestPki::available())
-            QSKIP("openssl is not installed");
-        QVERIFY(m_dir.isValid());
+        SET_UP_KUBECTL_TEST_BED(Tls::Yes);
         QString error;
-        QVERIFY2(m_pki.create(&error), qPrintable(error));
-        const QString tokens = m_dir.filePath(QStringLiteral("tokens.csv"));
-        QFile t(tokens);
-        QVERIFY(t.open(QIODevice::WriteOnly));
-        t.write(QStringLiteral("%1,dora,uid-dora,\"ops,devs\"\n").arg(kToken).toUtf8());
-        t.close();
+        const QString tokens =
+            writeTestFile(QStringLiteral("tokens.csv"),
+                          QStringLiteral("%1,dora,uid-dora,\"ops,devs\"\n").arg(kToken).toUtf8());
+        QVERIFY(!tokens.isEmpty());
         m_log = m_dir.filePath(QStringLiteral("audit.log"));
         QVERIFY2(m_serve.start({QStringLiteral("--scenario"), QStringLiteral("healthy"),
                                 QStringLiteral("--server-version"), QStringLiteral("1.30"),

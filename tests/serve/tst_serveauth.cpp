@@ -3,6 +3,7 @@
 // credentials, RBAC-like 403s under --authorize-group, a client that does not trust the
 // server's CA, and the one-line errors serve exits with when its options are wrong.
 
+#include "support/KubectlTestBed.h"
 #include "support/ServeProcess.h"
 #include "support/TestPki.h"
 
@@ -33,13 +34,10 @@ const QString kBadToken = QStringLiteral("not-a-token-93e0aa58");
 const QString kLoneToken = QStringLiteral("lone-token-5d20c7b1"); // a malformed line's token
 } // namespace
 
-class TestServeAuth : public QObject {
+class TestServeAuth : public ws::test::KubectlTestBed {
     Q_OBJECT
 
 private:
-    QString m_kubectl;
-    QTemporaryDir m_dir;
-    TestPki m_pki;
     QString m_tokenFile;
     ServeProcess m_serve; // TLS, --client-ca, --token-file: every authenticated user may act
     ServeProcess m_authz; // the same with --authorize-group admins
@@ -49,15 +47,9 @@ private:
         QString out, err;
     };
 
-    bool writeFile(const QString& path, const QByteArray& bytes) {
-        QFile f(path);
-        return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
-    }
-
     // A kubeconfig for `url` trusting `ca`, with `user` as the user's YAML body (indented 4).
     QString writeKubeconfig(const QString& name, const QString& url, const QString& ca,
                             const QString& user) {
-        const QString path = m_dir.filePath(name);
         const QString text =
             QStringLiteral("apiVersion: v1\nkind: Config\nclusters:\n- name: served\n"
                            "  cluster:\n    server: %1\n    certificate-authority: %2\n"
@@ -65,7 +57,7 @@ private:
                            "    user: tester\ncurrent-context: served\nusers:\n- name: tester\n"
                            "  user:\n%3")
                 .arg(url, ca, user);
-        return writeFile(path, text.toUtf8()) ? path : QString();
+        return writeTestFile(name, text.toUtf8());
     }
     QString certUser(const QString& cert, const QString& key) const {
         return QStringLiteral("    client-certificate: %1\n    client-key: %2\n").arg(cert, key);
@@ -104,20 +96,15 @@ private:
 
 private slots:
     void initTestCase() {
-        m_kubectl = QStandardPaths::findExecutable(QStringLiteral("kubectl"));
-        if (m_kubectl.isEmpty())
-            QSKIP("kubectl is not installed");
-        if (!TestPki::available())
-            QSKIP("openssl is not installed");
-        QVERIFY(m_dir.isValid());
+        SET_UP_KUBECTL_TEST_BED(Tls::Yes);
         QString error;
-        QVERIFY2(m_pki.create(&error), qPrintable(error));
-        m_tokenFile = m_dir.filePath(QStringLiteral("tokens.csv"));
-        QVERIFY(writeFile(m_tokenFile,
+        m_tokenFile =
+            writeTestFile(QStringLiteral("tokens.csv"),
                           QStringLiteral("# static tokens\n%1,bob,uid-bob,\"admins,devs\"\n"
                                          "%2,carol,uid-carol,\"viewers\"\n")
                               .arg(kBobToken, kCarolToken)
-                              .toUtf8()));
+                              .toUtf8());
+        QVERIFY(!m_tokenFile.isEmpty());
         const QStringList tls{QStringLiteral("--scenario"),   QStringLiteral("healthy"),
                               QStringLiteral("--tls-cert"),   m_pki.serverCert,
                               QStringLiteral("--tls-key"),    m_pki.serverKey,
@@ -491,9 +478,10 @@ private slots:
         QFETCH(QStringList, args);
         QFETCH(QString, expected);
         // A line with a token and nothing else: its error must not quote the line.
-        QVERIFY(
-            writeFile(m_dir.filePath(QStringLiteral("malformed.csv")),
-                      QStringLiteral("%1,bob,uid-bob\n%2\n").arg(kBobToken, kLoneToken).toUtf8()));
+        QVERIFY(!writeTestFile(
+                     QStringLiteral("malformed.csv"),
+                     QStringLiteral("%1,bob,uid-bob\n%2\n").arg(kBobToken, kLoneToken).toUtf8())
+                     .isEmpty());
         QProcess p;
         p.start(qEnvironmentVariable("WS_CLI"), QStringList{QStringLiteral("serve")} + args);
         QVERIFY2(p.waitForStarted(), qPrintable(p.errorString()));

@@ -5,6 +5,7 @@
 // exceeded" of a blocked 1.30 watch; and /readyz held by the 1.36 storage-readiness hook.
 
 #include "support/Kubectl.h"
+#include "support/KubectlTestBed.h"
 #include "support/ServeProcess.h"
 
 #include <QElapsedTimer>
@@ -60,12 +61,10 @@ QString lastBody(const QString& err) {
 
 } // namespace
 
-class TestServeCacheInit : public QObject {
+class TestServeCacheInit : public ws::test::KubectlTestBed {
     Q_OBJECT
 
 private:
-    QString m_kubectl;
-    QTemporaryDir m_dir;
     QString m_scenario;
 
     QString writeKubeconfig(const QString& name, const QString& url) {
@@ -109,10 +108,7 @@ private:
 
 private slots:
     void initTestCase() {
-        m_kubectl = QStandardPaths::findExecutable(QStringLiteral("kubectl"));
-        if (m_kubectl.isEmpty())
-            QSKIP("kubectl is not installed");
-        QVERIFY(m_dir.isValid());
+        SET_UP_KUBECTL_TEST_BED(Tls::No);
         m_scenario = m_dir.filePath(QStringLiteral("slow-cache.yaml"));
         QFile f(m_scenario);
         QVERIFY(f.open(QIODevice::WriteOnly));

@@ -3,6 +3,7 @@
 // a delete, the exact 410 and 504 bodies of chosen versions, and the 422 of a watch-list.
 
 #include "support/Kubectl.h"
+#include "support/KubectlTestBed.h"
 #include "support/ServeProcess.h"
 
 #include <QElapsedTimer>
@@ -15,12 +16,10 @@
 
 using ws::test::ServeProcess;
 
-class TestServeKubectl : public QObject {
+class TestServeKubectl : public ws::test::KubectlTestBed {
     Q_OBJECT
 
 private:
-    QString m_kubectl;
-    QTemporaryDir m_dir;
     ServeProcess m_serve; // healthy, 1.30: shared by the tests that do not pick a version
 
     QString writeKubeconfig(const QString& name, const QString& url) {
@@ -61,10 +60,7 @@ private:
 
 private slots:
     void initTestCase() {
-        m_kubectl = QStandardPaths::findExecutable(QStringLiteral("kubectl"));
-        if (m_kubectl.isEmpty())
-            QSKIP("kubectl is not installed");
-        QVERIFY(m_dir.isValid());
+        SET_UP_KUBECTL_TEST_BED(Tls::No);
         QString error;
         QVERIFY2(m_serve.start({QStringLiteral("--scenario"), QStringLiteral("healthy")}, &error),
                  qPrintable(error));

@@ -5,6 +5,7 @@
 // Which store answered is read from serve's X-WatchScope-Served-From header (kubectl -v=8).
 
 #include "support/Kubectl.h"
+#include "support/KubectlTestBed.h"
 #include "support/ServeProcess.h"
 
 #include <QFile>
@@ -20,13 +21,10 @@
 
 using ws::test::ServeProcess;
 
-class TestServeLists : public QObject {
+class TestServeLists : public ws::test::KubectlTestBed {
     Q_OBJECT
 
 private:
-    QString m_kubectl;
-    QTemporaryDir m_dir;
-
     QString kubeconfig(const QString& url) {
         return ws::test::writeServedKubeconfig(
             m_dir.filePath(QStringLiteral("kc-%1").arg(QUrl(url).port())), url);
@@ -63,12 +61,7 @@ private:
     }
 
 private slots:
-    void initTestCase() {
-        m_kubectl = QStandardPaths::findExecutable(QStringLiteral("kubectl"));
-        if (m_kubectl.isEmpty())
-            QSKIP("kubectl is not installed");
-        QVERIFY(m_dir.isValid());
-    }
+    void initTestCase() { SET_UP_KUBECTL_TEST_BED(Tls::No); }
 
     // KEP-2340 on 1.31: the cache answers RV="" only with an etcd whose progress notifications
     // it trusts; the counter says so.

@@ -3,10 +3,13 @@
 // insecure-skip-tls-verify the window says so above the panes, and on stderr; and nothing the
 // window shows — every widget's text and tooltip, every table's and tree's cells, the selected
 // Secret event's details, the window title, what it logged — holds the token or a Secret's
-// value (issue 14).
+// value (issue 14). With WS_SCREENSHOT_DIR set the insecure window is saved there (insecure.png).
 
+#include "DocsScreenshot.h"
 #include "GuiSession.h"
 #include "models/EventTableModel.h"
+#include "support/Kubectl.h"
+#include "support/KubectlTestBed.h"
 #include "support/SecretScan.h"
 #include "support/SecretsScenario.h"
 #include "support/ServeProcess.h"
@@ -30,6 +33,7 @@
 #include <QTextEdit>
 
 using namespace ws;
+using ws::test::KubectlRun;
 using ws::test::SecretScan;
 using ws::test::ServeProcess;
 using ws::test::TestPki;
@@ -92,13 +96,10 @@ QByteArray windowText(const QWidget* window) {
 
 } // namespace
 
-class TestGuiSecurity : public QObject {
+class TestGuiSecurity : public ws::test::KubectlTestBed {
     Q_OBJECT
 
-    QTemporaryDir m_dir;
-    TestPki m_pki;
     ServeProcess m_serve;
-    QString m_kubectl;
     QString m_kubeconfig;
     SecretScan m_scan;
     QByteArray m_token, m_secretLiteral, m_secretLive;
@@ -109,12 +110,10 @@ class TestGuiSecurity : public QObject {
     }
 
     void kubectl(const QStringList& args) {
-        QProcess p;
-        p.start(m_kubectl, QStringList{QStringLiteral("--kubeconfig"), m_kubeconfig,
-                                       QStringLiteral("--context"), QStringLiteral("verified")} +
-                               args);
-        QVERIFY(p.waitForFinished(60000));
-        QVERIFY2(p.exitCode() == 0, qPrintable(QString::fromUtf8(p.readAllStandardError())));
+        const KubectlRun r = ws::test::runKubectl(
+            m_kubectl, m_kubeconfig,
+            QStringList{QStringLiteral("--context"), QStringLiteral("verified")} + args, 60000);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     }
 
     static SourceSpec spec(const QString& kubeconfig, const QString& context) {
@@ -132,14 +131,8 @@ class TestGuiSecurity : public QObject {
 
 private slots:
     void initTestCase() {
-        m_kubectl = QStandardPaths::findExecutable(QStringLiteral("kubectl"));
-        if (m_kubectl.isEmpty())
-            QSKIP("kubectl is not installed (it writes the Secrets)");
-        if (!TestPki::available())
-            QSKIP("openssl is not installed");
-        QVERIFY(m_dir.isValid());
+        SET_UP_KUBECTL_TEST_BED(Tls::Yes); // kubectl writes the Secrets
         QString error;
-        QVERIFY2(m_pki.create(&error), qPrintable(error));
         m_token = SecretScan::marker("token");
         m_secretLiteral = SecretScan::marker("secret-literal");
         m_secretLive = SecretScan::marker("secret-live");
@@ -218,6 +211,7 @@ private slots:
                                      gui.window->updatesApplied() > 0,
                                  60000);
         QVERIFY2(gui.window->lastError().isEmpty(), qPrintable(gui.window->lastError()));
+        QVERIFY(test::saveDocsScreenshot(gui.window.get(), QStringLiteral("insecure.png"), 2000));
         // A scenario afterwards: the banner goes with the session it was about.
         gui.window->setSession(nullptr);
         QVERIFY(!b->isVisible());

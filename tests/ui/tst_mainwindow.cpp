@@ -7,6 +7,7 @@
 #include "models/EventTableModel.h"
 #include "models/IncidentSortProxy.h"
 #include "models/IncidentTreeModel.h"
+#include "models/RevisionAccountModel.h"
 #include "models/WatcherTableModel.h"
 #include "viewstate/FollowPolicy.h"
 #include "widgets/AnomaliesPane.h"
@@ -16,6 +17,7 @@
 #include "widgets/IncidentsPane.h"
 #include "widgets/LiveChartView.h"
 #include "widgets/MainWindow.h"
+#include "widgets/RevisionAccountsPane.h"
 #include "widgets/RvTimelineChart.h"
 
 #include <QAbstractItemModelTester>
@@ -333,11 +335,13 @@ void TestMainWindow::setSessionClearsEverything() {
     QVERIFY(!window.findChild<QPlainTextEdit*>(QStringLiteral("scenarioExplanation")));
     QTabWidget* tabs = window.paneTabs();
     QCOMPARE(window.findChild<QTabWidget*>(), tabs);
-    QCOMPARE(tabs->count(), 5);
+    QCOMPARE(tabs->count(), 6);
     QCOMPARE(tabs->tabText(0), QStringLiteral("Incidents (0)"));
     QCOMPARE(tabs->tabText(1), QStringLiteral("Anomalies (0)"));
     QTRY_COMPARE(tabs->tabText(2), QStringLiteral("Events (0)"));
     QCOMPARE(tabs->tabText(3), QStringLiteral("Watchers (0)"));
+    QCOMPARE(tabs->tabText(5), QStringLiteral("Revisions (0)"));
+    QCOMPARE(window.accountsPane()->model()->rowCount(), 0);
     QCOMPARE(window.eventsPane()->model()->rowCount(), 0);
     QCOMPARE(window.incidentModel()->rowCount(), 0);
     QCOMPARE(window.incidentModel()->anomaliesSeen(), 0);

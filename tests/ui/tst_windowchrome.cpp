@@ -1,6 +1,7 @@
 // What surrounds the panes: the layout remembered across runs, light and dark following the
 // palette, the keyboard shortcuts, the status bar's memory figure and what it says the session
 // dropped for a slow consumer.
+#include "DocsScreenshot.h"
 #include "SyntheticCluster.h"
 #include "models/AnomalyListModel.h"
 #include "session/WindowLayoutMemory.h"
@@ -190,6 +191,7 @@ void TestWindowChrome::statusBarShowsWhatWasDropped() {
     window.applyUpdate(u);
     const QString text = window.flowStatus();
     QVERIFY2(text.startsWith(QStringLiteral("dropped ")), qPrintable(text));
+    QVERIFY(test::saveDocsScreenshot(&window, QStringLiteral("dropped.png")));
     QVERIFY2(text.contains(QStringLiteral("12 capture frames")), qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral("40 anomalies")), qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral("300 samples")), qPrintable(text));

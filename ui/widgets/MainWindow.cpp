@@ -8,6 +8,7 @@
 #include "ReplayBar.h"
 #include "ResourceTablePane.h"
 #include "ResourcesPane.h"
+#include "RevisionAccountsPane.h"
 #include "RvTimelineChart.h"
 #include "ScenarioPicker.h"
 #include "SecurityBanner.h"
@@ -97,6 +98,7 @@ void MainWindow::buildPanes() {
         new ResourceTablePane(m_caches, CacheTableModel::ResourceColumn, CacheTableModel::SortRole);
     m_cachePane->sortByColumn(CacheTableModel::ResourceColumn, Qt::AscendingOrder);
     setColumnWidths(m_cachePane->horizontalHeader(), {130, 100, 90, 90, 110, 190, 90, 90});
+    m_accountsPane = new RevisionAccountsPane;
     m_detail = new AnomalyDetailPane;
 
     // Incidents first: what a reader wants to see first is what went wrong, grouped; the raw
@@ -109,6 +111,10 @@ void MainWindow::buildPanes() {
     m_tabs->addTab(m_eventsPane, tr("Events"));
     m_tabs->addTab(m_watcherPane, tr("Watchers"));
     m_tabs->addTab(m_cachePane, tr("Watch caches"));
+    m_tabs->addTab(m_accountsPane, tr("Revisions"));
+    m_tabs->setTabToolTip(m_tabs->indexOf(m_accountsPane),
+                          tr("Every revision the source of truth wrote: seen, or lost in a "
+                             "reported gap"));
     m_tabs->setCurrentWidget(m_incidentsPane);
     m_allResourcesBox = new QCheckBox(tr("All resources"));
     m_allResourcesBox->setToolTip(tr("Watchers and watch caches of every resource, not only of "
@@ -185,6 +191,8 @@ void MainWindow::buildPanes() {
     connect(m_incidentsPane, &IncidentsPane::countsChanged, this, &MainWindow::updateTabTitles);
     connect(m_anomaliesPane, &AnomaliesPane::countsChanged, this, &MainWindow::updateTabTitles);
     connect(m_eventsPane, &EventsPane::countsChanged, this, &MainWindow::updateTabTitles);
+    connect(m_accountsPane, &RevisionAccountsPane::countsChanged, this,
+            &MainWindow::updateTabTitles);
     connect(m_chartsPane, &ChartsPane::anomalyClicked, this, &MainWindow::selectAnomalySerial);
 
     // Ctrl+F jumps to the display filter from anywhere in the window.
@@ -377,6 +385,7 @@ void MainWindow::clearSessionState() {
     m_anomaliesPane->model()->clear();
     m_watchers->clear();
     m_caches->clear();
+    m_accountsPane->clear();
     m_chartData.clear();
     m_detail->clear();
     m_detailSource = DetailSource::None;
@@ -767,6 +776,9 @@ void MainWindow::setSessionNote(const QString& note) {
 void MainWindow::applyUpdate(const EngineUpdate& update) {
     m_status->noteArrived(update);
     m_statusBar->setFlow(update.flow);
+    // Running totals, like the flow: shown even while the view is paused, redrawn only where a
+    // figure changed.
+    m_accountsPane->applyAccounts(update.accounts);
     // Series always go in (bounded); the frozen charts simply do not redraw them yet.
     m_chartData.apply(update.series);
     m_focus->note(update);
@@ -829,6 +841,7 @@ void MainWindow::updateTabTitles() {
     // Counts of what the tables show, and of all there is when they show one resource of several.
     setTitle(m_watcherPane, tr("Watchers (%1)").arg(m_watcherPane->countText()));
     setTitle(m_cachePane, tr("Watch caches (%1)").arg(m_cachePane->countText()));
+    setTitle(m_accountsPane, tr("Revisions (%1)").arg(m_accountsPane->countText()));
     const qint64 dropped = list->droppedCount();
     m_statusBar->setAnomalyCount(
         dropped == 0 ? tr("anomalies %1").arg(total)

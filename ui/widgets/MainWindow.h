@@ -38,6 +38,7 @@ class ResourceFocus;
 class ResourceTablePane;
 class ResourceTreeModel;
 class ResourcesPane;
+class RevisionAccountsPane;
 class RvTimelineChart;
 class ScenarioPicker;
 class Session;
@@ -126,6 +127,7 @@ public:
     QMenu* exportMenu() const { return m_exportMenu; }
     QTableView* watcherView() const;
     QTableView* cacheView() const;
+    RevisionAccountsPane* accountsPane() const { return m_accountsPane; }
     // "Recording foo.wscap: 1.2 MB" in the status bar; empty hides it.
     void setRecordingStatus(const QString& text);
     QString recordingStatus() const;
@@ -234,6 +236,7 @@ private:
     EventsPane* m_eventsPane = nullptr;
     ResourceTablePane* m_watcherPane = nullptr;
     ResourceTablePane* m_cachePane = nullptr;
+    RevisionAccountsPane* m_accountsPane = nullptr;
     AnomalyDetailPane* m_detail = nullptr;
     QTabWidget* m_tabs = nullptr;
     // The events count changes with every update; its tab title (a tab bar relayout, and a
