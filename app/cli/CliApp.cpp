@@ -1,5 +1,7 @@
 #include "CliApp.h"
 
+#include "StopSignals.h"
+
 #include "Version.h"
 #include "engine/Session.h"
 #include "engine/SourceOptions.h"
@@ -403,6 +405,7 @@ int CliApp::runSession(const SourceSpec& spec, const SessionOutputs& outputs, co
     qint64 totalEvents = 0;
     TimeUs endedAt = 0;
     FlowStats flow;
+    const StopSignals stopSignals(*session);
     const bool ok = session->runHere(
         [&](const EngineUpdate& u) {
             anomalyCount += u.anomalies.size();
@@ -435,6 +438,12 @@ int CliApp::runSession(const SourceSpec& spec, const SessionOutputs& outputs, co
             return 1; // said already, when it happened
         return fail(error, 1);
     }
+    if (const int signal = StopSignals::received())
+        err() << (progress ? "\n" : "")
+              << QStringLiteral("watchscope-cli: stopped by %1; everything up to here is written\n")
+                     .arg(signal == SIGINT ? QStringLiteral("Ctrl-C (SIGINT)")
+                                           : QStringLiteral("SIGTERM"))
+              << Qt::flush;
     for (int i = 0; i < session->sourceCount(); ++i)
         if (const QString w = session->source(i)->warning(); !w.isEmpty())
             err() << QStringLiteral("watchscope-cli: warning: %1\n").arg(w) << Qt::flush;

@@ -46,6 +46,9 @@ public:
     void start();     // returns at once
     void stop();      // stops the thread and waits for it
     void stopLater(); // asks the thread to stop; the session deletes itself when it has
+    // Ends a runHere() loop as if its sources had finished: outputs are closed and complete.
+    // Async-signal-safe (one lock-free atomic store), for the CLI's SIGINT handler.
+    void requestStop() noexcept { m_stop.store(true, std::memory_order_relaxed); }
     bool running() const { return m_running.load(); }
 
     QString description() const; // the sources', never credentials

@@ -1,11 +1,15 @@
 // Drives watchscope-cli as a user would (the Wireshark/tshark habit): exit codes, one-line
 // errors, files written.
 #include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
+#include <csignal>
+#include <sys/types.h>
 
 class TestCli : public QObject {
     Q_OBJECT
@@ -152,6 +156,43 @@ private slots:
             {"whatif", cap, "--server-version", "1.27", "--anomalies", dir.filePath("127.jsonl")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY(read(dir.filePath("127.jsonl")).contains("\"kind\":\"stale-object\""));
+    }
+
+    // Ctrl-C or SIGTERM during a live record ends it as --duration would: the files complete
+    // (the trace is valid JSON, the capture exports), the summary printed; a second one kills.
+    void stopSignalEndsCleanly_data() {
+        QTest::addColumn<int>("signal");
+        QTest::newRow("SIGINT") << int(SIGINT);
+        QTest::newRow("SIGTERM") << int(SIGTERM);
+    }
+    void stopSignalEndsCleanly() {
+        QFETCH(int, signal);
+        QTemporaryDir dir;
+        const QString cap = dir.filePath("s.wscap"), trace = dir.filePath("t.trace.json");
+        QProcess p;
+        p.start(qEnvironmentVariable("WS_CLI"),
+                {"record", "--scenario", "healthy", "--speed", "1", "--duration", "1h", "--out",
+                 cap, "--timeline", trace});
+        QVERIFY(p.waitForStarted());
+        // Running for real: the session has written its first capture block.
+        QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(cap).size() > 0, 30000);
+        QCOMPARE(::kill(static_cast<pid_t>(p.processId()), signal), 0);
+        QVERIFY(p.waitForFinished(30000));
+        const QString out = QString::fromUtf8(p.readAllStandardOutput());
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(p.exitCode() == 0, qPrintable(err));
+        QVERIFY2(err.contains(signal == SIGINT ? QLatin1String("stopped by Ctrl-C (SIGINT)")
+                                               : QLatin1String("stopped by SIGTERM")),
+                 qPrintable(err));
+        QVERIFY2(out.contains(QLatin1String("of scenario healthy")), qPrintable(out));
+        QFile t(trace);
+        QVERIFY(t.open(QIODevice::ReadOnly));
+        QJsonParseError error;
+        QJsonDocument::fromJson(t.readAll(), &error);
+        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+        const Result r = cli({"export", cap, "--anomalies", dir.filePath("again.jsonl")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     }
 
     void scenariosLists() {
