@@ -1,5 +1,6 @@
 #include "ObjectJson.h"
 
+#include "model/WatchEventTypeText.h"
 #include "util/JsonText.h"
 
 #include <string_view>
@@ -9,21 +10,6 @@ namespace ws::ObjectJson {
 namespace {
 constexpr std::string_view kEmptyRv = R"("resourceVersion":"")";
 
-const char* typeName(WatchEventType type) {
-    switch (type) {
-    case WatchEventType::Added:
-        return "ADDED";
-    case WatchEventType::Modified:
-        return "MODIFIED";
-    case WatchEventType::Deleted:
-        return "DELETED";
-    case WatchEventType::Bookmark:
-        return "BOOKMARK";
-    case WatchEventType::Error:
-        return "ERROR";
-    }
-    return "MODIFIED";
-}
 } // namespace
 
 void appendObject(std::string& out, const KeyValue& kv, ResourceVersion rv) {
@@ -45,7 +31,7 @@ void appendObject(std::string& out, const KeyValue& kv, ResourceVersion rv) {
 
 void appendEvent(std::string& out, WatchEventType type, const KeyValue& kv, ResourceVersion rv) {
     out += R"({"type":")";
-    out += typeName(type);
+    out += watchEventTypeText(type);
     out += R"(","object":)";
     appendObject(out, kv, rv);
     out += "}\n";

@@ -1,5 +1,6 @@
 #include "ObjectProto.h"
 
+#include "model/WatchEventTypeText.h"
 #include "util/ProtoWireWriter.h"
 
 #include <QByteArray>
@@ -16,22 +17,6 @@ namespace dom = simdjson::dom;
 namespace {
 
 constexpr std::string_view kMagic("k8s\0", 4);
-
-const char* typeName(WatchEventType type) {
-    switch (type) {
-    case WatchEventType::Added:
-        return "ADDED";
-    case WatchEventType::Modified:
-        return "MODIFIED";
-    case WatchEventType::Deleted:
-        return "DELETED";
-    case WatchEventType::Bookmark:
-        return "BOOKMARK";
-    case WatchEventType::Error:
-        return "ERROR";
-    }
-    return "MODIFIED";
-}
 
 std::string toUtf8(const QString& s) {
     return s.toStdString();
@@ -402,7 +387,7 @@ bool appendEvent(std::string& out, WatchEventType type, const ResourceInfo& info
     std::string envelope;
     if (!appendObject(envelope, info, kv, rv, error))
         return false;
-    appendFrame(out, typeName(type), envelope);
+    appendFrame(out, watchEventTypeText(type), envelope);
     return true;
 }
 

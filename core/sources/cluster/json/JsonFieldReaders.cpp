@@ -124,20 +124,6 @@ QString describe(simdjson::error_code code) {
     return QStringLiteral("invalid JSON (%1)").arg(QLatin1String(simdjson::error_message(code)));
 }
 
-bool parseResourceVersion(std::string_view text, ResourceVersion* out) {
-    ResourceVersion v = 0;
-    for (const char c : text) {
-        if (c < '0' || c > '9')
-            return false;
-        const int digit = c - '0';
-        if (v > (std::numeric_limits<ResourceVersion>::max() - digit) / 10)
-            return false;
-        v = v * 10 + digit;
-    }
-    *out = v;
-    return true;
-}
-
 bool readString(od::value& value, std::string_view what, std::string_view* out, QString* error) {
     od::json_type type;
     if (const auto code = value.type().get(type))

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "kube/ApiStatus.h"
-#include "model/ResourceVersion.h"
+#include "model/ResourceVersionText.h"
 
 #include <simdjson.h>
 
@@ -18,9 +18,6 @@ namespace od = simdjson::ondemand;
 
 // "simdjson: <what went wrong>" for an error code.
 QString describe(simdjson::error_code code);
-
-// A Kubernetes resourceVersion: decimal digits, no sign, fitting in int64; "" is 0 (absent).
-bool parseResourceVersion(std::string_view text, ResourceVersion* out);
 
 // A string member, or null read as "". False (with *error naming `what`) for any other type.
 bool readString(od::value& value, std::string_view what, std::string_view* out, QString* error);

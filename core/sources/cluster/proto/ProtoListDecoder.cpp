@@ -1,5 +1,6 @@
 #include "ProtoListDecoder.h"
 
+#include "model/ResourceVersionText.h"
 #include "util/OneLine.h"
 #include "util/ProtoWireReader.h"
 
@@ -28,20 +29,6 @@ int varint(const char* p, const char* end, std::uint64_t* value) {
         }
     }
     return -1;
-}
-
-bool parseRv(std::string_view text, ResourceVersion* out) {
-    ResourceVersion v = 0;
-    for (const char c : text) {
-        if (c < '0' || c > '9')
-            return false;
-        const int digit = c - '0';
-        if (v > (std::numeric_limits<ResourceVersion>::max() - digit) / 10)
-            return false;
-        v = v * 10 + digit;
-    }
-    *out = v;
-    return true;
 }
 
 QString quoted(std::string_view text) {
@@ -244,7 +231,7 @@ bool ProtoListDecoder::readListMeta(std::string_view meta) {
             const std::string_view v = r.bytes();
             if (n == 3) {
                 m_summary.continueToken.assign(v);
-            } else if (r.ok && !parseRv(v, &m_summary.resourceVersion)) {
+            } else if (r.ok && !parseResourceVersion(v, &m_summary.resourceVersion)) {
                 why = QStringLiteral("the list's resourceVersion \"%1\" is not a decimal number")
                           .arg(quoted(v));
                 return false;
@@ -278,7 +265,7 @@ bool ProtoListDecoder::readItem(std::string_view item) {
                 meta.ns.assign(v);
             else if (n == 5)
                 meta.uid.assign(v);
-            else if (r.ok && !parseRv(v, &meta.resourceVersion)) {
+            else if (r.ok && !parseResourceVersion(v, &meta.resourceVersion)) {
                 why = QStringLiteral("an item's resourceVersion \"%1\" is not a decimal number")
                           .arg(quoted(v));
                 return false;

@@ -1,5 +1,6 @@
 #include "ProtoWatchEventDecoder.h"
 
+#include "model/ResourceVersionText.h"
 #include "sources/cluster/json/WatchEventDecoder.h"
 #include "util/OneLine.h"
 #include "util/ProtoWireReader.h"
@@ -85,21 +86,6 @@ QString toQString(std::string_view text) {
     return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
 }
 
-// A Kubernetes resourceVersion: decimal digits, no sign, fitting in int64; "" is 0 (absent).
-bool parseRv(std::string_view text, ResourceVersion* out) {
-    ResourceVersion v = 0;
-    for (const char c : text) {
-        if (c < '0' || c > '9')
-            return false;
-        const int digit = c - '0';
-        if (v > (std::numeric_limits<ResourceVersion>::max() - digit) / 10)
-            return false;
-        v = v * 10 + digit;
-    }
-    *out = v;
-    return true;
-}
-
 bool readAnnotation(Reader& in, std::string_view entry, bool* initialEventsEnd) {
     std::string_view key, value;
     const bool ok =
@@ -143,7 +129,7 @@ bool readObjectMeta(Reader& in, std::string_view meta, WatchEventJson* out) {
                 out->uid.assign(v);
                 break;
             case 6:
-                if (!parseRv(v, &out->resourceVersion))
+                if (!parseResourceVersion(v, &out->resourceVersion))
                     return in.fail("metadata",
                                    QStringLiteral("resourceVersion \"%1\" is not a decimal number")
                                        .arg(quoted(v)),
