@@ -24,21 +24,22 @@ ListPage ListPage::cut(const SimKeyspace& keys, std::vector<KeyValuePtr> objects
     std::vector<Entry> selected;
     selected.reserve(objects.size());
     std::int64_t rangeBytes = 0; // every object of the range from the continue key
-    std::vector<std::pair<std::string, std::uint32_t>> ranged; // (key, size): paged reads only
+    // (key, size) of the range, for a page cut short: its key text only if it is.
+    std::vector<std::pair<KeyId, std::uint32_t>> ranged;
     const bool paged = limit > 0;
     for (KeyValuePtr& o : objects) {
         const KeyId k = o->key;
         if (!selection.ns.isEmpty() && keys.namespaceOf(k) != selection.ns)
             continue;
         std::string key;
-        if (!start.empty() || paged) {
+        if (!start.empty()) {
             key = relativeKey(keys, k, selection.ns);
             // The range starts at the continue key (the last key of the previous page + "\0").
-            if (!start.empty() && key < start)
+            if (key < start)
                 continue;
-            if (paged)
-                ranged.emplace_back(key, o->valueSize);
         }
+        if (paged)
+            ranged.emplace_back(k, o->valueSize);
         rangeBytes += o->valueSize;
         if (selection.selectorGroup >= 0 && keys.selectorGroupOf(k) != selection.selectorGroup)
             continue;
@@ -66,7 +67,7 @@ ListPage ListPage::cut(const SimKeyspace& keys, std::vector<KeyValuePtr> objects
         const std::string& last = selected[count - 1].key;
         page.scannedBytes = 0;
         for (const auto& [key, size] : ranged)
-            if (key <= last)
+            if (relativeKey(keys, key, selection.ns) <= last)
                 page.scannedBytes += size;
     }
     page.items.reserve(count);
