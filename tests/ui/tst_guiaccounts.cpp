@@ -6,6 +6,7 @@
 // by scripts/docs-screenshots.sh) the window is saved there as accounts.png.
 #include "../etcd/EtcdTestCluster.h"
 #include "DocsScreenshot.h"
+#include "engine/SeriesNames.h"
 #include "engine/Session.h"
 #include "model/AnomalyKind.h"
 #include "models/AnomalyListModel.h"
@@ -17,12 +18,16 @@
 #include "sources/etcd/EtcdLoadGenerator.h"
 #include "sources/etcd/EtcdSource.h"
 #include "support/StallProxy.h"
+#include "widgets/BufferOccupancyChart.h"
+#include "widgets/LiveChartView.h"
 #include "widgets/MainWindow.h"
 #include "widgets/RevisionAccountsPane.h"
+#include "widgets/RvTimelineChart.h"
 
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTest>
+#include <QXYSeries>
 
 using namespace ws;
 using namespace ws::test;
@@ -135,6 +140,27 @@ void TestGuiAccounts::gapShownAsTheCliPrintsIt() {
     QCOMPARE(tabs->tabText(tabs->indexOf(const_cast<RevisionAccountsPane*>(pane))),
              QStringLiteral("Revisions (1)"));
     tabs->setCurrentWidget(const_cast<RevisionAccountsPane*>(pane));
+    // The charts went on after the relist: etcd's head and the cache reach the last write.
+    const auto lastValue = [&](const QString& name) {
+        const SeriesBuffer* b = window->chartData().series(QStringLiteral("configmaps"), name);
+        return b && !b->isEmpty() ? b->last().y() : 0.0;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(lastValue(series::headRv()) >= double(end->revision), kWaitMs);
+    QTRY_VERIFY_WITH_TIMEOUT(lastValue(series::cacheRv()) >= double(end->revision), kWaitMs);
+    // ... and the charts drew them (they redraw as the edge moves a few columns): the RV chart
+    // the head, the buffer chart the ring as the relist left it.
+    const auto drawn = [&](const LiveChartView* chart, const QString& name) {
+        const QXYSeries* xy = chart->boundSeries(name);
+        return xy && xy->count() > 0 ? xy->at(xy->count() - 1) : QPointF();
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(
+        drawn(window->rvChart(), series::headRv()).y() >= double(end->revision), kWaitMs);
+    const SeriesBuffer* used =
+        window->chartData().series(QStringLiteral("configmaps"), series::bufferUsed());
+    QVERIFY(used && !used->isEmpty());
+    const double headAt = drawn(window->rvChart(), series::headRv()).x();
+    QTRY_VERIFY_WITH_TIMEOUT(
+        drawn(window->bufferChart()->view(), series::bufferUsed()).x() >= headAt, kWaitMs);
     QVERIFY(saveDocsScreenshot(window.get(), QStringLiteral("accounts.png")));
 
     // Ended: the last update carries the account the CLI would print, figure for figure.
