@@ -16,6 +16,52 @@ namespace ws {
 
 namespace {
 
+// encoding/json's name for a JSON value's type, as its UnmarshalTypeError says it.
+const char* goJsonType(const QJsonValue& v) {
+    switch (v.type()) {
+    case QJsonValue::Bool:
+        return "bool";
+    case QJsonValue::Double:
+        return "number";
+    case QJsonValue::String:
+        return "string";
+    case QJsonValue::Array:
+        return "array";
+    case QJsonValue::Object:
+        return "object";
+    default:
+        return "null";
+    }
+}
+
+// A ConfigMap's data (map[string]string) and binaryData (map[string][]byte) hold strings: the
+// apiserver's decoder refuses anything else with encoding/json's error, as a 400. Empty if the
+// object decodes.
+QString configMapDecodeError(const QJsonObject& object) {
+    const struct {
+        const char* field;
+        const char* valueType;
+    } fields[] = {{"data", "string"}, {"binaryData", "[]uint8"}};
+    for (const auto& f : fields) {
+        const QJsonValue v = object.value(QLatin1String(f.field));
+        if (v.isUndefined() || v.isNull())
+            continue;
+        if (!v.isObject())
+            return QStringLiteral("json: cannot unmarshal %1 into Go struct field ConfigMap.%2 of "
+                                  "type map[string]%3")
+                .arg(QLatin1String(goJsonType(v)), QLatin1String(f.field),
+                     QLatin1String(f.valueType));
+        const QJsonObject map = v.toObject();
+        for (auto it = map.begin(); it != map.end(); ++it)
+            if (!it.value().isString() && !it.value().isNull())
+                return QStringLiteral(
+                           "json: cannot unmarshal %1 into Go struct field ConfigMap.%2 of type %3")
+                    .arg(QLatin1String(goJsonType(it.value())), QLatin1String(f.field),
+                         QLatin1String(f.valueType));
+    }
+    return {};
+}
+
 std::string compact(const QJsonValue& v) {
     const QByteArray wrapped = QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact);
     return wrapped.mid(1, wrapped.size() - 2).toStdString();
@@ -181,6 +227,17 @@ ServedCluster::WriteResult ServedCluster::write(int resource, const QString& pat
                                          "the resource (%2)")
                               .arg(kind, info.kind));
         return r;
+    }
+    if (info.kind == QLatin1String("ConfigMap") && info.group.isEmpty()) {
+        const QString decode = configMapDecodeError(object);
+        if (!decode.isEmpty()) {
+            r.httpStatus = 400;
+            r.status = status(400, QStringLiteral("BadRequest"),
+                              QStringLiteral("ConfigMap in version \"%1\" cannot be handled as a "
+                                             "ConfigMap: %2")
+                                  .arg(info.version, decode));
+            return r;
+        }
     }
     QJsonObject meta = object.value(QLatin1String("metadata")).toObject();
     QString name = meta.value(QLatin1String("name")).toString();

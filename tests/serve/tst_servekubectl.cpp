@@ -119,6 +119,30 @@ private slots:
                  qPrintable(r.err));
     }
 
+    // A ConfigMap's data holds strings: the apiserver's decoder refuses a number with
+    // encoding/json's error as a 400, and nothing is stored. (--raw: kubectl's own schema check
+    // would stop it before it is sent.)
+    void configMapDataMustBeStrings() {
+        QTemporaryDir dir;
+        QFile body(dir.filePath(QStringLiteral("bad.json")));
+        QVERIFY(body.open(QIODevice::WriteOnly));
+        body.write(R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"bad-data"},)"
+                   R"("data":{"replicas":3}})");
+        body.close();
+        Run r = kubectl(config(), {QStringLiteral("create"), QStringLiteral("--raw"),
+                                   QStringLiteral("/api/v1/namespaces/default/configmaps"),
+                                   QStringLiteral("-f"), body.fileName()});
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2(r.err.contains(QLatin1String(
+                     "cannot unmarshal number into Go struct field ConfigMap.data of type string")),
+                 qPrintable(r.err));
+        r = kubectl(config(), {QStringLiteral("get"), QStringLiteral("configmap"),
+                               QStringLiteral("bad-data")});
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2(r.err.contains(QLatin1String("configmaps \"bad-data\" not found")),
+                 qPrintable(r.err));
+    }
+
     void watchSeesCreateAndDelete() {
         QProcess watch;
         watch.start(m_kubectl,
