@@ -364,22 +364,45 @@ private slots:
         QCOMPARE(podJsonType, QByteArray("application/json"));
     }
 
-    // A stored object that is no ConfigMap (serve takes a create with a number in data; a
-    // real apiserver would refuse it): a protobuf watch says so in a 500 ERROR and ends, a JSON
-    // watch serves it as stored.
+    // A stored object that is no ConfigMap, as etcd can hold one written past the apiserver
+    // (serve's create refuses it, as kube-apiserver does): a store with a number in a
+    // ConfigMap's data, restored from --state-dir. A protobuf watch says so in a 500 ERROR and
+    // ends, a JSON watch serves it as stored.
     void saysWhatItCannotEncode() {
-        ServeProcess serve;
+        QTemporaryDir state;
+        QVERIFY(state.isValid());
+        const QStringList args{QStringLiteral("--scenario"), QStringLiteral("healthy"),
+                               QStringLiteral("--state-dir"), state.path()};
         QString error;
-        QVERIFY2(serve.start({QStringLiteral("--scenario"), QStringLiteral("healthy")}, &error),
-                 qPrintable(error));
-        QNetworkRequest post{
-            QUrl(serve.url() + QStringLiteral("/api/v1/namespaces/ns-0/configmaps"))};
-        post.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
-        std::unique_ptr<QNetworkReply> created(
-            m_net.post(post, R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"odd",)"
-                             R"("namespace":"ns-0"},"data":{"n":5}})"));
-        QTRY_VERIFY_WITH_TIMEOUT(created->isFinished(), 15000);
-        QCOMPARE(created->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 201);
+        {
+            ServeProcess first; // writes the scenario's store, stopped when it is ready
+            QVERIFY2(first.start(args, &error), qPrintable(error));
+            first.stop();
+        }
+        QFile store(state.filePath(QStringLiteral("store.jsonl")));
+        QVERIFY(store.open(QIODevice::ReadWrite));
+        const QList<QByteArray> lines = store.readAll().trimmed().split('\n');
+        QVERIFY(!lines.isEmpty());
+        const qint64 last =
+            QJsonDocument::fromJson(lines.last()).object().value(QLatin1String("rev")).toInteger();
+        QVERIFY(last > 0);
+        const QByteArray odd = R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"odd",)"
+                               R"("namespace":"ns-0","resourceVersion":""},"data":{"n":5}})";
+        store.seek(store.size());
+        store.write(
+            QJsonDocument(QJsonObject{{QStringLiteral("rev"), last + 1},
+                                      {QStringLiteral("op"), QStringLiteral("put")},
+                                      {QStringLiteral("resource"), QStringLiteral("configmaps")},
+                                      {QStringLiteral("namespace"), QStringLiteral("ns-0")},
+                                      {QStringLiteral("name"), QStringLiteral("odd")},
+                                      {QStringLiteral("group"), 0},
+                                      {QStringLiteral("external"), true},
+                                      {QStringLiteral("value"), QString::fromUtf8(odd)}})
+                .toJson(QJsonDocument::Compact) +
+            '\n');
+        store.close();
+        ServeProcess serve;
+        QVERIFY2(serve.start(args, &error), qPrintable(error));
         const QString url = serve.url() + QStringLiteral("/api/v1/namespaces/ns-0/configmaps?"
                                                          "watch=true&resourceVersion=0&"
                                                          "fieldSelector=metadata.name%3Dodd");
