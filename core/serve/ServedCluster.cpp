@@ -39,25 +39,25 @@ const char* goJsonType(const QJsonValue& v) {
 // object decodes.
 QString configMapDecodeError(const QJsonObject& object) {
     const struct {
-        const char* field;
-        const char* valueType;
-    } fields[] = {{"data", "string"}, {"binaryData", "[]uint8"}};
+        QLatin1String field;
+        QLatin1String valueType;
+    } fields[] = {{QLatin1String("data"), QLatin1String("string")},
+                  {QLatin1String("binaryData"), QLatin1String("[]uint8")}};
+    const auto refused = [](const QJsonValue& v, QLatin1String field, const QString& type) {
+        return QStringLiteral("json: cannot unmarshal %1 into Go struct field ConfigMap.%2 of "
+                              "type %3")
+            .arg(QLatin1String(goJsonType(v)), field, type);
+    };
     for (const auto& f : fields) {
-        const QJsonValue v = object.value(QLatin1String(f.field));
+        const QJsonValue v = object.value(f.field);
         if (v.isUndefined() || v.isNull())
             continue;
         if (!v.isObject())
-            return QStringLiteral("json: cannot unmarshal %1 into Go struct field ConfigMap.%2 of "
-                                  "type map[string]%3")
-                .arg(QLatin1String(goJsonType(v)), QLatin1String(f.field),
-                     QLatin1String(f.valueType));
+            return refused(v, f.field, QStringLiteral("map[string]") + f.valueType);
         const QJsonObject map = v.toObject();
         for (auto it = map.begin(); it != map.end(); ++it)
             if (!it.value().isString() && !it.value().isNull())
-                return QStringLiteral(
-                           "json: cannot unmarshal %1 into Go struct field ConfigMap.%2 of type %3")
-                    .arg(QLatin1String(goJsonType(it.value())), QLatin1String(f.field),
-                         QLatin1String(f.valueType));
+                return refused(it.value(), f.field, f.valueType);
     }
     return {};
 }
