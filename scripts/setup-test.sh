@@ -5,8 +5,10 @@
 #
 #   scripts/setup-test.sh
 #
-# Phases: install (missing packages only) -> build default -> build asan -> build tsan -> build
-# fuzz -> test default -> test asan -> test tsan -> test fuzz. The tsan phases build and run only the threaded tests: the
+# Phases: install (missing packages only) -> build peers (the real kube-apiserver, etcd and
+# client-go programs of tests/peers/, with Go from scripts/lib/go.sh) -> build default -> build
+# asan -> build tsan -> build fuzz -> test default -> test peers (the tests beside the real
+# peers, label "peers", plain build only) -> test asan -> test tsan -> test fuzz. The tsan phases build and run only the threaded tests: the
 # tsan test preset's filter (CMakePresets.json) selects them, and the build takes its target list
 # from that same filter (`ctest --preset tsan -N`). A failing phase does not stop the later
 # independent ones (a failed build skips only its own tests), so one run reports everything.
@@ -23,6 +25,8 @@ set -euo pipefail
 
 # shellcheck source-path=SCRIPTDIR
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+# shellcheck source-path=SCRIPTDIR
+source "$(dirname "${BASH_SOURCE[0]}")/lib/go.sh"
 cd "$WS_ROOT"
 
 CTEST_JOBS="${WS_CTEST_JOBS:-2}"
@@ -67,11 +71,13 @@ parse_ctest_log() {
     echo "$((total - failed - skipped)) $failed $((skipped + disabled))"
 }
 
-# run_ctest PRESET : runs ctest for one preset, tees its output to a log, adds up the counts.
+# run_ctest PRESET [CTEST ARGS...] : runs ctest for one preset, tees its output to a log, adds
+# up the counts.
 run_ctest() {
     local preset="$1" log rc=0 counts
+    shift
     log="$(mktemp -t "ctest-$preset.XXXXXX.log")"
-    ctest --preset "$preset" -j"$CTEST_JOBS" --output-on-failure --timeout "$TEST_TIMEOUT" \
+    ctest --preset "$preset" -j"$CTEST_JOBS" --output-on-failure --timeout "$TEST_TIMEOUT" "$@" \
         </dev/null 2>&1 | tee "$log" || rc=$?
     if counts="$(parse_ctest_log "$log")"; then
         local p f s
@@ -102,6 +108,15 @@ install_all() {
     ws_apt_install "${pkgs[@]}"
 }
 
+# The real kube-apiserver, etcd and client-go programs (tests/peers/build.sh) with a go command
+# of the right version (scripts/lib/go.sh fetches one through the Go module proxy if needed).
+# The go command's build and module caches stay between runs, so a second run takes seconds.
+build_peers() {
+    local go
+    go="$(ws_go)" || return 1
+    WS_GO="$go" bash tests/peers/build.sh
+}
+
 # ---------------------------------------------------------------------------------------------
 run_phase install install_all
 if [[ " ${FAILED_PHASES[*]-} " == *" install "* ]]; then
@@ -110,6 +125,13 @@ fi
 
 ws_ccache_env
 if command -v ccache >/dev/null 2>&1; then ccache -z >/dev/null 2>&1 || true; fi
+
+# The real-peer tests (label "peers") run in the plain build only, as a phase of their own.
+HAVE_DEFAULT=0
+[[ " ${PRESETS[*]} " == *" default "* ]] && HAVE_DEFAULT=1
+if [[ $HAVE_DEFAULT == 1 ]]; then
+    run_phase "build peers" build_peers
+fi
 
 declare -A BUILD_OK=()
 for preset in "${PRESETS[@]}"; do
@@ -122,7 +144,14 @@ for preset in "${PRESETS[@]}"; do
     if [[ " ${FAILED_PHASES[*]-} " == *" build $preset "* ]]; then BUILD_OK[$preset]=0; else BUILD_OK[$preset]=1; fi
 done
 for preset in "${PRESETS[@]}"; do
-    if [[ "${BUILD_OK[$preset]}" == 1 ]]; then
+    if [[ "${BUILD_OK[$preset]}" == 1 && "$preset" == default ]]; then
+        run_phase "test default" run_ctest default -LE peers
+        if [[ " ${FAILED_PHASES[*]-} " == *" build peers "* ]]; then
+            skip_phase "test peers" "build peers failed"
+        else
+            WS_REQUIRE_PEERS=1 run_phase "test peers" run_ctest default -L peers
+        fi
+    elif [[ "${BUILD_OK[$preset]}" == 1 ]]; then
         run_phase "test $preset" run_ctest "$preset"
     else
         skip_phase "test $preset" "build $preset failed"

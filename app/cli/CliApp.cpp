@@ -1,5 +1,7 @@
 #include "CliApp.h"
 
+#include "WatcherTableFile.h"
+
 #include "StopSignals.h"
 
 #include "Version.h"
@@ -65,8 +67,10 @@ const char* kUsage =
     "              [--wire json|protobuf (protobuf: built-in resources' lists, watches)]\n"
     "      --resources LIST  --duration 30s (scenarios: virtual time; default: their own)\n"
     "      --out FILE.wscap  --anomalies FILE.jsonl  --timeline FILE.(csv|jsonl|trace.json)\n"
+    "      --watchers FILE.jsonl  the watcher table at the end (state, RV, objects held, ...)\n"
     "      --keep-secrets    keep Secrets' values (default: salted digests, live and in --out)\n"
     "  export FILE.wscap [--anomalies FILE.jsonl] [--timeline FILE.(csv|jsonl|trace.json)]\n"
+    "         [--watchers FILE.jsonl]\n"
     "                                 replay a capture: what record wrote live, again\n"
     "  whatif FILE.wscap --server-version V [--client-go V] [--feature-gates G=true,...]\n"
     "         [--etcd-version V] [--compaction-interval D] [--cluster SCENARIO]\n"
@@ -248,7 +252,8 @@ int CliApp::record(const QStringList& arguments) {
     const QCommandLineOption out(QStringLiteral("out"), {}, QStringLiteral("FILE"));
     const QCommandLineOption anomalies(QStringLiteral("anomalies"), {}, QStringLiteral("FILE"));
     const QCommandLineOption timeline(QStringLiteral("timeline"), {}, QStringLiteral("FILE"));
-    parser.addOptions({out, anomalies, timeline});
+    const QCommandLineOption watchers(QStringLiteral("watchers"), {}, QStringLiteral("FILE"));
+    parser.addOptions({out, anomalies, timeline, watchers});
     if (!parser.parse(arguments))
         return fail(QStringLiteral("record: %1").arg(parser.errorText()));
     if (!parser.positionalArguments().isEmpty())
@@ -269,7 +274,7 @@ int CliApp::record(const QStringList& arguments) {
     outputs.anomaliesPath = parser.value(anomalies);
     outputs.timelinePath = parser.value(timeline);
 
-    return runSession(*spec, outputs, QStringLiteral("recorded"));
+    return runSession(*spec, outputs, QStringLiteral("recorded"), parser.value(watchers));
 }
 
 int CliApp::exportCapture(const QStringList& arguments) {
@@ -277,7 +282,8 @@ int CliApp::exportCapture(const QStringList& arguments) {
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     const QCommandLineOption anomalies(QStringLiteral("anomalies"), {}, QStringLiteral("FILE"));
     const QCommandLineOption timeline(QStringLiteral("timeline"), {}, QStringLiteral("FILE"));
-    parser.addOptions({anomalies, timeline});
+    const QCommandLineOption watchers(QStringLiteral("watchers"), {}, QStringLiteral("FILE"));
+    parser.addOptions({anomalies, timeline, watchers});
     if (!parser.parse(arguments))
         return fail(QStringLiteral("export: %1").arg(parser.errorText()));
     const QStringList files = parser.positionalArguments();
@@ -285,9 +291,9 @@ int CliApp::exportCapture(const QStringList& arguments) {
         return fail(files.isEmpty()
                         ? QStringLiteral("export: which capture? (export FILE.wscap)")
                         : QStringLiteral("export: unexpected argument '%1'").arg(files.at(1)));
-    if (!parser.isSet(anomalies) && !parser.isSet(timeline))
-        return fail(
-            QStringLiteral("export: nothing to write (give --anomalies and/or --timeline)"));
+    if (!parser.isSet(anomalies) && !parser.isSet(timeline) && !parser.isSet(watchers))
+        return fail(QStringLiteral(
+            "export: nothing to write (give --anomalies, --timeline and/or --watchers)"));
     SourceSpec spec;
     spec.kind = SourceSpec::Kind::Capture;
     spec.capture = files.front();
@@ -301,7 +307,7 @@ int CliApp::exportCapture(const QStringList& arguments) {
     outputs.anomaliesPath = parser.value(anomalies);
     outputs.timelinePath = parser.value(timeline);
     outputs.lossless = true; // nothing is live: the replay waits for the disk
-    return runSession(spec, outputs, QStringLiteral("exported"));
+    return runSession(spec, outputs, QStringLiteral("exported"), parser.value(watchers));
 }
 
 int CliApp::whatIf(const QStringList& arguments) {
@@ -391,7 +397,8 @@ int CliApp::whatIf(const QStringList& arguments) {
     return 0;
 }
 
-int CliApp::runSession(const SourceSpec& spec, const SessionOutputs& outputs, const QString& verb) {
+int CliApp::runSession(const SourceSpec& spec, const SessionOutputs& outputs, const QString& verb,
+                       const QString& watchersPath) {
     QString error;
     auto session = Session::prepared(SourceFactory::create(spec, &error), spec, outputs, &error);
     if (!session)
@@ -405,6 +412,7 @@ int CliApp::runSession(const SourceSpec& spec, const SessionOutputs& outputs, co
     qint64 totalEvents = 0;
     TimeUs endedAt = 0;
     FlowStats flow;
+    QVector<WatcherSnapshot> lastWatchers;
     const StopSignals stopSignals(*session);
     const bool ok = session->runHere(
         [&](const EngineUpdate& u) {
@@ -417,6 +425,9 @@ int CliApp::runSession(const SourceSpec& spec, const SessionOutputs& outputs, co
                       << Qt::flush;
             flow = u.flow;
             totalEvents = u.totalEvents;
+            if (!watchersPath.isEmpty())
+                lastWatchers = u.watchers; // shared, not copied
+
             endedAt = u.now;
             if (!progress || (u.now - lastProgress < kUsPerSecond && !u.finished))
                 return;
@@ -486,6 +497,8 @@ int CliApp::runSession(const SourceSpec& spec, const SessionOutputs& outputs, co
                                         'f', 3)
                                    .arg(received);
     }
+    if (!watchersPath.isEmpty() && !WatcherTableFile::write(watchersPath, lastWatchers, &error))
+        return fail(error, 1);
     return 0;
 }
 

@@ -19,7 +19,9 @@ private:
     int record(const QStringList& arguments);
     int exportCapture(const QStringList& arguments);
     int whatIf(const QStringList& arguments);
-    int runSession(const SourceSpec& spec, const SessionOutputs& outputs, const QString& verb);
+    // watchersPath: where to write the watcher table at the end (WatcherTableFile); empty: none.
+    int runSession(const SourceSpec& spec, const SessionOutputs& outputs, const QString& verb,
+                   const QString& watchersPath = {});
     int load(const QStringList& arguments);
     int serve(const QStringList& arguments);
     int usage(int exitCode);

@@ -59,6 +59,11 @@ struct WatcherSnapshot {
     qint64 eventsReceived = 0;
     int relists = 0;
     int errors = 0; // failed lists, ERROR events, broken streams (WatcherStatus::errors)
+    // Objects the watcher's store holds (an informer's keys); kUnknown where the source does not
+    // keep a store for it.
+    qint64 objects = kUnknown;
+
+    static constexpr qint64 kUnknown = -1;
 };
 
 // New timeline samples since the previous update, per series (x = time in ms).

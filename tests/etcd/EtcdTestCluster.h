@@ -71,6 +71,10 @@ public:
             kill(i);
     }
 
+    // The etcd program to run (default etcdBinary(): Debian's 3.4.23), e.g. a real etcd 3.6
+    // built by tests/peers/build.sh. Before start().
+    void setBinary(const QString& binary) { m_binary = binary; }
+
     int size() const { return static_cast<int>(m_members.size()); }
     QString dir() const { return m_dir->path(); }
     const Member& member(int i) const { return m_members[static_cast<std::size_t>(i)]; }
@@ -132,7 +136,7 @@ public:
         m.process = std::make_unique<QProcess>();
         m.process->setProcessChannelMode(QProcess::MergedChannels);
         m.process->setStandardOutputFile(logFile(i), QIODevice::Append);
-        m.process->start(etcdBinary(), arguments(i));
+        m.process->start(m_binary, arguments(i));
         if (!m.process->waitForStarted(10000)) {
             *error = QStringLiteral("cannot start etcd: ") + m.process->errorString();
             return false;
@@ -193,6 +197,7 @@ public:
     }
 
 private:
+    QString m_binary = etcdBinary();
     std::optional<EtcdTls> m_tls;
     std::unique_ptr<QTemporaryDir> m_dir;
     std::vector<Member> m_members;

@@ -465,6 +465,7 @@ void ClusterFrameConsumer::snapshot(QVector<CacheSnapshot>& caches,
                                : 0.0;
             w.eventsReceived = refl->eventsReceived();
             w.relists = refl->relists();
+            w.objects = refl->objects();
             watchers.push_back(w);
         }
     }

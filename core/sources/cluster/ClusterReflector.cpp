@@ -338,10 +338,6 @@ void ClusterReflector::watchEvent(std::string_view bytes, TimeUs now) {
             progressTo(o.rv);
         }
         m_highest = std::max(m_highest, o.rv);
-        if (m_event.type == WatchEventType::Added)
-            ++m_objects;
-        else if (m_event.type == WatchEventType::Deleted && m_objects > 0)
-            --m_objects;
         ++m_events;
         ++m_watchEvents;
         m_lastEventAt = now;
@@ -521,7 +517,6 @@ void ClusterReflector::listFinished(TimeUs now) {
     syncedAt(m_listRv, now);
     m_lastSyncRv = m_listRv;
     m_highest = std::max(m_highest, m_listRv);
-    m_objects = static_cast<std::size_t>(m_listItems);
     m_everSynced = true;
     m_rvUnavailable = false;
     m_hub.listCompleted(m_hubId, now, m_listRv, m_listItems);

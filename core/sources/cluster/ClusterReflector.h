@@ -76,7 +76,8 @@ public:
     int serverIndex() const { return m_server; }
     std::int64_t eventsReceived() const { return m_events; }
     int relists() const { return m_relists; }
-    std::int64_t objects() const { return static_cast<std::int64_t>(m_objects); }
+    // The objects its store holds: the keys of its view (a list replaces them at its end).
+    std::int64_t objects() const { return static_cast<std::int64_t>(m_presence.size()); }
     TimeUs lastEventAt() const { return m_lastEventAt; }
     // The server refused this client (401 or 403 on its LIST): it stopped and will not retry.
     const std::optional<ApiStatus>& rejected() const { return m_rejected; }
@@ -174,7 +175,6 @@ private:
     bool m_everSynced = false;
     bool m_rvUnavailable = false;
     bool m_watchListUnsupported = false; // the server said 422: LIST from now on
-    std::size_t m_objects = 0;
     std::int64_t m_events = 0;
     int m_relists = 0;
     TimeUs m_lastEventAt = 0;

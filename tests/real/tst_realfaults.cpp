@@ -1,0 +1,270 @@
+// Faults on the real components, each seen as a user of `watchscope-cli record` sees it: two
+// apiservers on one etcd side by side (each watcher's rows its own), an etcd compaction past a
+// stalled watcher (410, relist, named), an apiserver restarted under a watch, and etcd stopped
+// for 10 s. After each, WatchScope's informers end with the objects kubectl lists.
+//
+// One control plane: two kube-apiservers (WS_REAL_APISERVER, default 1.35) on one etcd
+// (WS_REAL_ETCD, default 3.6).
+
+#include "support/RealCluster.h"
+#include "support/StallProxy.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSet>
+#include <QTest>
+
+using ws::test::RealCluster;
+using User = ws::test::RealCluster::User;
+using ws::EtcdClient;
+
+namespace {
+
+QList<QJsonObject> jsonLines(const QString& path) {
+    QList<QJsonObject> out;
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return out;
+    for (const QByteArray& line : f.readAll().split('\n'))
+        if (!line.trimmed().isEmpty())
+            out << QJsonDocument::fromJson(line).object();
+    return out;
+}
+
+QString describe(const QList<QJsonObject>& anomalies) {
+    QStringList lines;
+    for (const QJsonObject& a : anomalies)
+        lines << QStringLiteral("%1 %2 %3 %4: %5")
+                     .arg(a.value("severity").toString(), a.value("kind").toString(),
+                          a.value("resource").toString(), a.value("watcher").toString(),
+                          a.value("message").toString());
+    return lines.join(u'\n');
+}
+
+} // namespace
+
+class TestRealFaults : public QObject {
+    Q_OBJECT
+
+    std::unique_ptr<RealCluster> m_cluster;
+    int m_runs = 0;
+
+    struct Run {
+        std::unique_ptr<QProcess> process;
+        QString tag;
+        int exitCode = -1;
+        QString out, err;
+        QList<QJsonObject> watchers, anomalies;
+
+        QSet<QString> kinds() const {
+            QSet<QString> k;
+            for (const QJsonObject& a : anomalies)
+                k << a.value("kind").toString();
+            return k;
+        }
+        QList<QJsonObject> ofSeverity(const QString& severity) const {
+            QList<QJsonObject> out;
+            for (const QJsonObject& a : anomalies)
+                if (a.value("severity").toString() == severity)
+                    out << a;
+            return out;
+        }
+    };
+
+    QString file(const QString& name) const { return m_cluster->dir() + QLatin1Char('/') + name; }
+
+    Run start(const QStringList& args, const QString& duration) {
+        Run r;
+        r.tag = QStringLiteral("faults%1").arg(++m_runs);
+        r.process = std::make_unique<QProcess>();
+        r.process->start(qEnvironmentVariable("WS_CLI"),
+                         QStringList{QStringLiteral("record")} + args +
+                             QStringList{"--duration", duration, "--watchers",
+                                         file(r.tag + "-watchers.jsonl"), "--anomalies",
+                                         file(r.tag + "-anomalies.jsonl")});
+        return r;
+    }
+    void finish(Run& r) {
+        if (!r.process->waitForFinished(240000)) {
+            r.process->kill();
+            r.process->waitForFinished();
+        }
+        r.exitCode = r.process->exitStatus() == QProcess::NormalExit ? r.process->exitCode() : -2;
+        r.out = QString::fromUtf8(r.process->readAllStandardOutput());
+        r.err = QString::fromUtf8(r.process->readAllStandardError());
+        r.watchers = jsonLines(file(r.tag + "-watchers.jsonl"));
+        r.anomalies = jsonLines(file(r.tag + "-anomalies.jsonl"));
+    }
+
+    qint64 kubectlCount(const QString& resource) {
+        QByteArray out;
+        QString error;
+        if (!m_cluster->kubectl({"get", resource, "-A", "-o", "name"}, &out, &error))
+            qWarning("%s", qPrintable(error));
+        return out.trimmed().isEmpty() ? 0 : out.trimmed().split('\n').size();
+    }
+
+    // True once apiserver i's audit log shows a watch of `resource` by the admin.
+    bool watching(int apiserver, const QString& resource) const {
+        for (const QJsonObject& e : jsonLines(m_cluster->auditLog(apiserver)))
+            if (e.value("verb").toString() == QLatin1String("watch") &&
+                e.value("user").toObject().value("username").toString() == QLatin1String("admin") &&
+                e.value("objectRef").toObject().value("resource").toString() == resource)
+                return true;
+        return false;
+    }
+
+    void write(const QByteArray& yaml) {
+        QString error;
+        QVERIFY2(m_cluster->kubectlAs(User::Writer, 0, {"apply", "-f", "-"}, nullptr, &error, 60000,
+                                      yaml),
+                 qPrintable(error));
+    }
+    static QByteArray configMaps(const QString& prefix, int n) {
+        QByteArray y;
+        for (int i = 0; i < n; ++i)
+            y += QStringLiteral("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: %1-%2\n"
+                                "  namespace: default\n---\n")
+                     .arg(prefix)
+                     .arg(i)
+                     .toUtf8();
+        return y;
+    }
+    static QByteArray events(const QString& prefix, int n) {
+        QByteArray y;
+        for (int i = 0; i < n; ++i)
+            y += QStringLiteral("apiVersion: v1\nkind: Event\nmetadata:\n  name: %1-%2\n"
+                                "  namespace: default\ninvolvedObject:\n  kind: ConfigMap\n"
+                                "  name: seed\n  namespace: default\nreason: Test\n"
+                                "message: event %2\ntype: Normal\n---\n")
+                     .arg(prefix)
+                     .arg(i)
+                     .toUtf8();
+        return y;
+    }
+
+private slots:
+    void initTestCase() {
+        ws::test::RealClusterOptions o;
+        o.apiserverVersion = qEnvironmentVariable("WS_REAL_APISERVER", QStringLiteral("1.35"));
+        o.etcd = qEnvironmentVariable("WS_REAL_ETCD", QStringLiteral("3.6"));
+        o.apiservers = 2;
+        m_cluster = std::make_unique<RealCluster>(o);
+        if (const QString missing = m_cluster->missing(); !missing.isEmpty()) {
+            if (ws::test::peersRequired())
+                QFAIL(qPrintable(missing));
+            QSKIP(qPrintable(missing));
+        }
+        QString error;
+        QVERIFY2(m_cluster->start(&error), qPrintable(error));
+        write(configMaps(QStringLiteral("seed"), 10));
+    }
+
+    // Two apiservers of one cluster side by side: one informer per apiserver (and one that
+    // moves between them), each row naming its own apiserver, each synced to kubectl's count.
+    void twoApiserversSideBySide() {
+        Run r = start({"--server", m_cluster->url(0), "--server", m_cluster->url(1), "--kubeconfig",
+                       m_cluster->kubeconfig(User::Admin), "--resources", "configmaps"},
+                      QStringLiteral("10s"));
+        finish(r);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const qint64 expected = kubectlCount(QStringLiteral("configmaps"));
+        QSet<QString> apiservers;
+        for (const QJsonObject& w : r.watchers) {
+            apiservers << w.value("apiserver").toString();
+            QVERIFY2(w.value("objects").toInteger() == expected,
+                     qPrintable(QJsonDocument(w).toJson(QJsonDocument::Compact)));
+        }
+        QVERIFY2(r.watchers.size() >= 2 && apiservers.size() >= 2,
+                 qPrintable(QStringLiteral("%1 watchers on %2")
+                                .arg(r.watchers.size())
+                                .arg(QStringList(apiservers.values()).join(u','))));
+        QVERIFY2(r.ofSeverity("error").isEmpty(), qPrintable(describe(r.anomalies)));
+    }
+
+    // Events have no watch cache: a watch from a compacted revision gets etcd's 410 straight
+    // through the apiserver. A watcher stalled (its connection silent) while events are
+    // written and etcd compacts, then cut off, resumes from its old RV, gets 410 and relists.
+    void compactionPastAStalledWatcher() {
+        ws::test::StallProxy proxy(m_cluster->port(0));
+        QString error;
+        QVERIFY2(proxy.start(&error), qPrintable(error));
+        write(events(QStringLiteral("before"), 3));
+        Run r = start({"--server", proxy.url(QStringLiteral("https")), "--kubeconfig",
+                       m_cluster->kubeconfig(User::Admin), "--resources", "events"},
+                      QStringLiteral("40s"));
+        QTRY_VERIFY_WITH_TIMEOUT(watching(0, QStringLiteral("events")), 30000);
+        proxy.stall();
+        write(events(QStringLiteral("during"), 20));
+        EtcdClient etcd(m_cluster->etcd().connectOptions());
+        const auto status = etcd.status(&error);
+        QVERIFY2(status, qPrintable(error));
+        QVERIFY2(etcd.compact(status->revision, true, &error), qPrintable(error));
+        proxy.dropAll();
+        proxy.resume();
+        finish(r);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.kinds().contains(QStringLiteral("too-old-rv")),
+                 qPrintable(describe(r.anomalies)));
+        QCOMPARE(r.watchers.size(), 1);
+        QVERIFY2(r.watchers.first().value("relists").toInt() >= 1,
+                 qPrintable(QJsonDocument(r.watchers.first()).toJson(QJsonDocument::Compact)));
+        QCOMPARE(r.watchers.first().value("objects").toInteger(),
+                 kubectlCount(QStringLiteral("events")));
+    }
+
+    // An apiserver restarted (SIGTERM, as a rolling update does) under a watch: the watch is
+    // re-established and the informer ends with the objects written while it was down.
+    void apiserverRestarted() {
+        Run r = start({"--kubeconfig", m_cluster->kubeconfig(User::Admin, 1), "--resources",
+                       "configmaps,namespaces"},
+                      QStringLiteral("60s"));
+        QTRY_VERIFY_WITH_TIMEOUT(watching(1, QStringLiteral("configmaps")), 30000);
+        m_cluster->stopApiserver(1);
+        write(configMaps(QStringLiteral("while-down"), 5));
+        QString error;
+        QVERIFY2(m_cluster->startApiserver(1, &error), qPrintable(error));
+        QVERIFY2(m_cluster->waitReady(1, 120000, &error), qPrintable(error));
+        write(configMaps(QStringLiteral("after-restart"), 5));
+        finish(r);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        for (const QJsonObject& w : r.watchers)
+            QVERIFY2(w.value("objects").toInteger() == kubectlCount(w.value("resource").toString()),
+                     qPrintable(QJsonDocument(w).toJson(QJsonDocument::Compact)));
+        QVERIFY2(r.ofSeverity("error").isEmpty(), qPrintable(describe(r.anomalies)));
+        qInfo("%s\n%s", qPrintable(r.out.trimmed()), qPrintable(describe(r.anomalies)));
+    }
+
+    // etcd stopped for 10 s: lists and watches fail, then everything recovers and the revision
+    // accounts balance.
+    void etcdStoppedFor10s() {
+        Run r =
+            start({"--kubeconfig", m_cluster->kubeconfig(User::Admin), "--resources", "configmaps"},
+                  QStringLiteral("60s"));
+        QTRY_VERIFY_WITH_TIMEOUT(watching(0, QStringLiteral("configmaps")), 30000);
+        m_cluster->etcd().kill(0);
+        QTest::qWait(10000); // the outage itself
+        QString error;
+        QVERIFY2(m_cluster->etcd().start(0, &error), qPrintable(error));
+        QVERIFY2(m_cluster->etcd().waitReady(60000, &error), qPrintable(error));
+        QVERIFY2(m_cluster->waitReady(0, 120000, &error), qPrintable(error));
+        write(configMaps(QStringLiteral("after-outage"), 5));
+        finish(r);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(r.watchers.size(), 1);
+        QCOMPARE(r.watchers.first().value("objects").toInteger(),
+                 kubectlCount(QStringLiteral("configmaps")));
+        QVERIFY2(r.out.contains(QLatin1String("balanced")), qPrintable(r.out));
+        qInfo("%s\n%s", qPrintable(r.out.trimmed()), qPrintable(describe(r.anomalies)));
+    }
+
+    void cleanupTestCase() {
+        if (m_cluster)
+            m_cluster->stop();
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRealFaults)
+#include "tst_realfaults.moc"
