@@ -136,10 +136,10 @@ int main(int argc, char** argv) {
         const double wsEvents = m.hasMatch() ? m.captured(1).toDouble() : 0;
         QFile k(dir + "/kubectl.out");
         double kubectlEvents = 0;
-        // -o json prints each event indented by 4: its "type" line is the event's.
+        // Not on a terminal, -o json --output-watch-events prints an event a line.
         if (k.open(QIODevice::ReadOnly))
             for (const QByteArray& line : k.readAll().split('\n'))
-                kubectlEvents += line.startsWith("    \"type\": \"") ? 1 : 0;
+                kubectlEvents += line.startsWith("{\"type\":") ? 1 : 0;
         const double wsCpu = cpuSeconds(dir + "/ws.time");
         const double kCpu = cpuSeconds(dir + "/kubectl.time");
         const double wsPer = wsEvents > 0 ? wsCpu / wsEvents * 1e5 : 0;

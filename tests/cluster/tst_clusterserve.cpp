@@ -4,6 +4,7 @@
 // client sees on the wire, and two serve processes as two apiservers of one cluster.
 
 #include "capture/CaptureReader.h"
+#include "support/ReplayCheck.h"
 #include "support/ServeProcess.h"
 #include "support/TestPki.h"
 
@@ -109,41 +110,9 @@ class TestClusterServe : public QObject {
     }
     int m_runs = 0;
 
-    // The capture a live run wrote, exported, gives the live run's own anomalies and timeline
-    // byte for byte (issue 10's round trip): the replay makes the same requests, at the same
-    // session times, from the recorded answers.
-    void checkReplay(const QString& capture, const QString& anomalies, const QString& timeline) {
-        const QString again = capture + QStringLiteral(".replayed");
-        QProcess p;
-        p.start(qEnvironmentVariable("WS_CLI"),
-                {QStringLiteral("export"), capture, QStringLiteral("--anomalies"),
-                 again + QStringLiteral(".jsonl"), QStringLiteral("--timeline"),
-                 again + QStringLiteral(".csv")});
-        QVERIFY(p.waitForFinished(120000));
-        const QString err = QString::fromUtf8(p.readAllStandardError());
-        QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, qPrintable(err));
-        QVERIFY2(err.isEmpty(), qPrintable(err)); // no warning: the capture is whole
-        for (const auto& [live, replayed] : {std::pair{anomalies, again + QStringLiteral(".jsonl")},
-                                             std::pair{timeline, again + QStringLiteral(".csv")}}) {
-            QFile a(live), b(replayed);
-            QVERIFY2(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly), qPrintable(live));
-            const QByteArray x = a.readAll(), y = b.readAll();
-            if (x != y) {
-                const QList<QByteArray> xl = x.split('\n'), yl = y.split('\n');
-                qsizetype i = 0;
-                while (i < xl.size() && i < yl.size() && xl[i] == yl[i])
-                    ++i;
-                QFAIL(qPrintable(
-                    QStringLiteral("%1 differs from its replay at line %2:\n%3\n%4")
-                        .arg(live)
-                        .arg(i + 1)
-                        .arg(QString::fromUtf8(xl.value(i)), QString::fromUtf8(yl.value(i)))));
-            }
-        }
-        qInfo().noquote() << "replayed" << capture << "identically:" << QFileInfo(capture).size()
-                          << "bytes";
+    void checkReplay(const Run& r) {
+        ws::test::checkReplayIdentical(r.capturePath, r.anomaliesPath, r.timelinePath);
     }
-    void checkReplay(const Run& r) { checkReplay(r.capturePath, r.anomaliesPath, r.timelinePath); }
 
     // The failure contract: non-zero, no crash, exactly one line on stderr, containing `what`,
     // and no secret anywhere.
@@ -439,8 +408,9 @@ private slots:
                     any = any || kinds.contains(k);
                 QVERIFY2(any, qPrintable(p->scenario + QStringLiteral(": ") + kinds.join(u',')));
             }
-            checkReplay(m_dir.filePath(p->scenario + QStringLiteral(".wscap")), p->anomalies,
-                        m_dir.filePath(p->scenario + QStringLiteral(".csv")));
+            ws::test::checkReplayIdentical(m_dir.filePath(p->scenario + QStringLiteral(".wscap")),
+                                           p->anomalies,
+                                           m_dir.filePath(p->scenario + QStringLiteral(".csv")));
         }
     }
 
@@ -509,7 +479,7 @@ private slots:
         QVERIFY(bodies.contains("\"name\":\"db\""));     // the created Secret was watched
         QCOMPARE(bodies.contains("aHVudGVyMg=="), keep); // its value only when kept
         QCOMPARE(bodies.contains("redacted:"), !keep);
-        checkReplay(capture, anomalies, timeline);
+        ws::test::checkReplayIdentical(capture, anomalies, timeline);
     }
 
     void cleanupTestCase() { m_tls.stop(); }

@@ -15,8 +15,10 @@
 #include <QTemporaryDir>
 #include <QThread>
 
+#include <csignal>
 #include <memory>
 #include <optional>
+#include <sys/prctl.h>
 #include <vector>
 
 namespace ws::test {
@@ -136,6 +138,8 @@ public:
         m.process = std::make_unique<QProcess>();
         m.process->setProcessChannelMode(QProcess::MergedChannels);
         m.process->setStandardOutputFile(logFile(i), QIODevice::Append);
+        // Killed with the test (a ctest timeout sends SIGKILL, which no destructor sees).
+        m.process->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
         m.process->start(m_binary, arguments(i));
         if (!m.process->waitForStarted(10000)) {
             *error = QStringLiteral("cannot start etcd: ") + m.process->errorString();

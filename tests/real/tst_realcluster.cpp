@@ -2,13 +2,15 @@
 // kube-apiserver and etcd of tests/peers/, with the real kubectl and a real client-go informer
 // as the judges: every resource syncs to the objects kubectl lists, each credential kind works,
 // the requests are the ones client-go of the profile sends to that apiserver version, and a
-// 2-minute write load through the apiserver raises no warning or error.
+// 2-minute write load through the apiserver raises no warning or error (and its recording
+// replays to the same anomalies and timeline).
 //
 // One control plane per run, chosen by WS_REAL_APISERVER (1.33, 1.35) and WS_REAL_ETCD (3.4:
 // Debian's, which the apiserver treats as lacking progress notifications; 3.6: the peer);
 // tests/CMakeLists.txt registers each pair. WS_REAL_LOAD_SECONDS shortens the load (default 120).
 
 #include "support/RealCluster.h"
+#include "support/ReplayCheck.h"
 
 #include <QFile>
 #include <QHash>
@@ -284,7 +286,11 @@ private slots:
         if (informerBinary.isEmpty() || writerBinary.isEmpty())
             QFAIL("informer-0.35 / writer-0.35 are not built (tests/peers/build.sh)");
         const QString tag = QStringLiteral("load");
-        auto record = startRecord(as(User::Admin), QStringLiteral("%1s").arg(seconds + 20), tag);
+        const QString capture = file(QStringLiteral("load.wscap"));
+        const QString timeline = file(QStringLiteral("load-timeline.csv"));
+        auto record =
+            startRecord(as(User::Admin) + QStringList{"--out", capture, "--timeline", timeline},
+                        QStringLiteral("%1s").arg(seconds + 20), tag);
         QProcess informer;
         informer.start(informerBinary,
                        {"--kubeconfig", m_cluster->kubeconfig(User::Admin), "--resources",
@@ -326,6 +332,9 @@ private slots:
         QCOMPARE(informerObjects, expected);
         QCOMPARE(r.objects(QStringLiteral("configmaps")), expected);
         qInfo("%s", qPrintable(r.out.trimmed()));
+        // What was recorded replays to the same anomalies and timeline.
+        ws::test::checkReplayIdentical(capture, file(tag + QStringLiteral("-anomalies.jsonl")),
+                                       timeline);
     }
 
     void cleanupTestCase() {

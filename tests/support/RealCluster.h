@@ -31,7 +31,9 @@
 #include <QTemporaryDir>
 #include <QThread>
 
+#include <csignal>
 #include <memory>
+#include <sys/prctl.h>
 #include <vector>
 
 namespace ws::test {
@@ -146,6 +148,8 @@ public:
         a.process = std::make_unique<QProcess>();
         a.process->setProcessChannelMode(QProcess::MergedChannels);
         a.process->setStandardOutputFile(apiserverLog(i), QIODevice::Append);
+        // Killed with the test (a ctest timeout sends SIGKILL, which no destructor sees).
+        a.process->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
         a.process->start(apiserverBinary(), apiserverArguments(i));
         if (!a.process->waitForStarted(10000))
             return fail(error, QStringLiteral("cannot start %1: %2")

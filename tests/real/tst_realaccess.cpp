@@ -1,0 +1,178 @@
+// What WatchScope's cluster source makes of the access a real kube-apiserver grants, as kubectl
+// does: a user allowed to list and watch in one namespace only sees that namespace (and one
+// line per resource it may not read); a user with no rights gets one clear line; an APIService
+// whose backend is dead costs one warning and everything else works.
+
+#include "support/RealCluster.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTest>
+
+using ws::test::RealCluster;
+using User = ws::test::RealCluster::User;
+
+namespace {
+
+QList<QJsonObject> jsonLines(const QString& path) {
+    QList<QJsonObject> out;
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return out;
+    for (const QByteArray& line : f.readAll().split('\n'))
+        if (!line.trimmed().isEmpty())
+            out << QJsonDocument::fromJson(line).object();
+    return out;
+}
+
+struct Run {
+    int exitCode = -1;
+    QString out, err;
+    QList<QJsonObject> watchers;
+    QStringList warnings() const {
+        QStringList w;
+        for (const QString& line : err.split(u'\n'))
+            if (line.startsWith(QLatin1String("watchscope-cli: warning:")))
+                w << line;
+        return w;
+    }
+    const QJsonObject* watcherOf(const QString& resource) const {
+        for (const QJsonObject& w : watchers)
+            if (w.value("resource").toString() == resource)
+                return &w;
+        return nullptr;
+    }
+};
+
+} // namespace
+
+class TestRealAccess : public QObject {
+    Q_OBJECT
+
+    std::unique_ptr<RealCluster> m_cluster;
+    int m_runs = 0;
+
+    Run record(const QStringList& args, const QString& duration = QStringLiteral("8s")) {
+        const QString watchers = m_cluster->dir() + QStringLiteral("/access%1.jsonl").arg(++m_runs);
+        QProcess p;
+        p.start(qEnvironmentVariable("WS_CLI"),
+                QStringList{"record"} + args +
+                    QStringList{"--duration", duration, "--watchers", watchers});
+        Run r;
+        if (!p.waitForFinished(120000)) {
+            p.kill();
+            p.waitForFinished();
+        }
+        r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+        r.out = QString::fromUtf8(p.readAllStandardOutput());
+        r.err = QString::fromUtf8(p.readAllStandardError());
+        r.watchers = jsonLines(watchers);
+        return r;
+    }
+    qint64 count(const QStringList& args) {
+        QByteArray out;
+        QString error;
+        if (!m_cluster->kubectl(QStringList{"get"} + args + QStringList{"-o", "name"}, &out,
+                                &error))
+            return -1;
+        return out.trimmed().isEmpty() ? 0 : out.trimmed().split('\n').size();
+    }
+
+private slots:
+    void initTestCase() {
+        ws::test::RealClusterOptions o;
+        o.apiserverVersion = qEnvironmentVariable("WS_REAL_APISERVER", QStringLiteral("1.35"));
+        o.etcd = qEnvironmentVariable("WS_REAL_ETCD", QStringLiteral("3.6"));
+        m_cluster = std::make_unique<RealCluster>(o);
+        if (const QString missing = m_cluster->missing(); !missing.isEmpty()) {
+            if (ws::test::peersRequired())
+                QFAIL(qPrintable(missing));
+            QSKIP(qPrintable(missing));
+        }
+        QString error;
+        QVERIFY2(m_cluster->start(&error), qPrintable(error));
+        QByteArray seed;
+        for (int i = 0; i < 6; ++i)
+            seed += QStringLiteral("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-%1\n"
+                                   "  namespace: %2\n---\n")
+                        .arg(i)
+                        .arg(i % 2 ? QStringLiteral("default") : QStringLiteral("team-a"))
+                        .toUtf8();
+        QVERIFY2(m_cluster->kubectlAs(User::Writer, 0, {"apply", "-f", "-"}, nullptr, &error, 60000,
+                                      seed),
+                 qPrintable(error));
+    }
+
+    // The reader may only get/list/watch in team-a (its context's namespace): its namespaced
+    // resources are watched there, each cluster-scoped one it cannot read is one line.
+    void namespaceReaderSeesItsNamespace_data() {
+        QTest::addColumn<QStringList>("extra");
+        QTest::newRow("the context's namespace") << QStringList{};
+        QTest::newRow("--namespace") << QStringList{"--namespace", "team-a"};
+    }
+    void namespaceReaderSeesItsNamespace() {
+        QFETCH(QStringList, extra);
+        const Run r = record(
+            QStringList{"--kubeconfig", m_cluster->kubeconfig(User::NamespaceReader)} + extra);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QJsonObject* configMaps = r.watcherOf(QStringLiteral("configmaps"));
+        QVERIFY2(configMaps, qPrintable(r.err));
+        QCOMPARE(configMaps->value("objects").toInteger(),
+                 count({"configmaps", "-n", RealCluster::kReaderNamespace}));
+        for (const QJsonObject& w : r.watchers)
+            QVERIFY2(w.value("resource").toString() != QLatin1String("namespaces") &&
+                         w.value("resource").toString() != QLatin1String("nodes"),
+                     qPrintable(QJsonDocument(w).toJson(QJsonDocument::Compact)));
+        // One line per resource it may not read, none twice.
+        const QStringList warnings = r.warnings();
+        QVERIFY2(!warnings.isEmpty(), qPrintable(r.err));
+        QStringList seen;
+        for (const QString& w : warnings) {
+            QVERIFY2(!seen.contains(w), qPrintable(w));
+            seen << w;
+        }
+        QVERIFY2(r.err.contains(QLatin1String("namespaces")), qPrintable(r.err));
+    }
+
+    void noRightsGetsOneLine() {
+        const Run r = record({"--kubeconfig", m_cluster->kubeconfig(User::NoRights)});
+        QVERIFY2(r.exitCode != 0, qPrintable(r.out));
+        const QStringList lines = r.err.trimmed().split(u'\n');
+        QVERIFY2(lines.size() == 1, qPrintable(r.err));
+        QVERIFY2(lines.first().contains(QLatin1String("403")) &&
+                     lines.first().contains(QLatin1String("nobody")),
+                 qPrintable(r.err));
+    }
+
+    void deadApiServiceIsOneWarning() {
+        const QByteArray apiService =
+            "apiVersion: apiregistration.k8s.io/v1\nkind: APIService\n"
+            "metadata:\n  name: v1beta1.dead.example.com\n"
+            "spec:\n  group: dead.example.com\n  version: v1beta1\n"
+            "  groupPriorityMinimum: 1000\n  versionPriority: 15\n"
+            "  insecureSkipTLSVerify: true\n"
+            "  service:\n    name: dead\n    namespace: default\n    port: 443\n";
+        QString error;
+        QVERIFY2(m_cluster->kubectlAs(User::Writer, 0, {"apply", "-f", "-"}, nullptr, &error, 60000,
+                                      apiService),
+                 qPrintable(error));
+        const Run r = record({"--kubeconfig", m_cluster->kubeconfig(User::Admin)});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QStringList warnings = r.warnings().filter(QLatin1String("dead.example.com"));
+        QVERIFY2(warnings.size() == 1, qPrintable(r.err));
+        const QJsonObject* configMaps = r.watcherOf(QStringLiteral("configmaps"));
+        QVERIFY2(configMaps, qPrintable(r.err));
+        QCOMPARE(configMaps->value("objects").toInteger(), count({"configmaps", "-A"}));
+        QVERIFY2(r.watchers.size() >= 30, qPrintable(QString::number(r.watchers.size())));
+    }
+
+    void cleanupTestCase() {
+        if (m_cluster)
+            m_cluster->stop();
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRealAccess)
+#include "tst_realaccess.moc"
