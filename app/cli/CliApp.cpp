@@ -400,6 +400,9 @@ int CliApp::whatIf(const QStringList& arguments) {
 int CliApp::runSession(const SourceSpec& spec, const SessionOutputs& outputs, const QString& verb,
                        const QString& watchersPath) {
     QString error;
+    // Said before the session runs, not after it: the table is written at its end.
+    if (!watchersPath.isEmpty() && !WatcherTableFile::writable(watchersPath, &error))
+        return fail(error);
     auto session = Session::prepared(SourceFactory::create(spec, &error), spec, outputs, &error);
     if (!session)
         return fail(error);

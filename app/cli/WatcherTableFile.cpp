@@ -2,11 +2,23 @@
 
 #include "model/WatcherState.h"
 
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSaveFile>
 
 namespace ws {
+
+bool WatcherTableFile::writable(const QString& path, QString* error) {
+    const QFileInfo dir(QFileInfo(path).absolutePath());
+    if (dir.isDir() && dir.isWritable() && !QFileInfo(path).isDir())
+        return true;
+    *error = QStringLiteral("cannot write %1: %2")
+                 .arg(path, !dir.isDir()              ? QStringLiteral("no such directory")
+                            : QFileInfo(path).isDir() ? QStringLiteral("it is a directory")
+                                                      : QStringLiteral("permission denied"));
+    return false;
+}
 
 bool WatcherTableFile::write(const QString& path, const QVector<WatcherSnapshot>& watchers,
                              QString* error) {

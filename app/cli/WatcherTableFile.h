@@ -12,6 +12,8 @@ namespace ws {
 // objects), so a script can compare an informer's final store with `kubectl get`.
 class WatcherTableFile {
 public:
+    // Whether `path` can be written (its folder exists and takes files); *error says why not.
+    static bool writable(const QString& path, QString* error);
     // False with *error ("cannot write F: reason") when the file cannot be written whole.
     static bool write(const QString& path, const QVector<WatcherSnapshot>& watchers,
                       QString* error);

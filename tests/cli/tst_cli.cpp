@@ -3,6 +3,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSet>
@@ -134,14 +135,23 @@ private slots:
         };
         Result r =
             cli({"record", "--scenario", scenario, "--speed", "max", "--out", cap, "--anomalies",
-                 dir.filePath("live.jsonl"), "--timeline", dir.filePath("live.trace.json")});
+                 dir.filePath("live.jsonl"), "--timeline", dir.filePath("live.trace.json"),
+                 "--watchers", dir.filePath("live-watchers.jsonl")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         r = cli({"export", cap, "--anomalies", dir.filePath("again.jsonl"), "--timeline",
-                 dir.filePath("again.trace.json")});
+                 dir.filePath("again.trace.json"), "--watchers",
+                 dir.filePath("again-watchers.jsonl")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY(read(dir.filePath("live.jsonl")).count('\n') > 10);
         QCOMPARE(read(dir.filePath("again.jsonl")), read(dir.filePath("live.jsonl")));
         QCOMPARE(read(dir.filePath("again.trace.json")), read(dir.filePath("live.trace.json")));
+        // The watcher table as the session ended: a line per watcher, the same after a replay.
+        const QByteArray watchers = read(dir.filePath("live-watchers.jsonl"));
+        QVERIFY2(watchers.count('\n') >= 3, watchers.constData());
+        const QJsonObject first = QJsonDocument::fromJson(watchers.split('\n').first()).object();
+        for (const char* key : {"id", "resource", "state", "rv", "relists", "errors"})
+            QVERIFY2(first.contains(QLatin1String(key)), watchers.constData());
+        QCOMPARE(read(dir.filePath("again-watchers.jsonl")), watchers);
         if (scenario != QLatin1String("cacher-retry-stale-object"))
             return;
         // What if: on 1.24 the cacher relists after the lost DELETE (no stale pod); on 1.27, as
@@ -250,6 +260,18 @@ private slots:
         }
         QVERIFY(rows > 1000);
         QCOMPARE(resources, QSet<QByteArray>{"pods"}); // healthy also has configmaps
+    }
+
+    // A watcher table that cannot be written is one line before the session runs.
+    void watchersFileUnwritable() {
+        const Result r = cli({"record", "--scenario", "healthy", "--duration", "2s", "--speed",
+                              "max", "--watchers", "/nonexistent-dir/w.jsonl"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.out.isEmpty(), qPrintable(r.out)); // nothing recorded
+        QVERIFY2(r.err.startsWith(
+                     QLatin1String("watchscope-cli: cannot write /nonexistent-dir/w.jsonl")),
+                 qPrintable(r.err));
+        QCOMPARE(r.err.trimmed().count(u'\n'), 0);
     }
 
     // Options of another kind of source are an error, not silently ignored.
