@@ -45,10 +45,13 @@ ws_go() {
         aarch64) arch=arm64 ;;
         *) ws_warn "no Go toolchain module for $(uname -m)"; return 1 ;;
     esac
-    local module="golang.org/toolchain@v0.0.1-go$WS_GO_VERSION.linux-$arch" dir
-    dir="$(cd /tmp && GOFLAGS=-mod=mod GOTOOLCHAIN=local "$boot" mod download -json "$module" \
-           | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')"
-    [[ -n "$dir" && -d "$dir/bin" ]] || { ws_warn "could not download $module"; return 1; }
+    local module="golang.org/toolchain@v0.0.1-go$WS_GO_VERSION.linux-$arch" json dir
+    json="$(cd /tmp && GOFLAGS=-mod=mod GOTOOLCHAIN=local "$boot" mod download -json "$module")"
+    dir="$(sed -n 's/^\t"Dir": "\(.*\)",$/\1/p' <<<"$json")"
+    if [[ -z "$dir" || ! -d "$dir/bin" ]]; then
+        ws_warn "could not download $module: $(sed -n 's/^\t"Error": "\(.*\)",\{0,1\}$/\1/p' <<<"$json")"
+        return 1
+    fi
     rm -rf "$home.part" && mkdir -p "$home.part"
     cp -r "$dir/." "$home.part/"
     chmod -R u+w "$home.part"
