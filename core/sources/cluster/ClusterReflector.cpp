@@ -336,6 +336,10 @@ void ClusterReflector::watchEvent(std::string_view bytes, TimeUs now) {
             m_liveRv = std::max(m_liveRv, o.rv);
             m_lastSyncRv = o.rv;
             progressTo(o.rv);
+            if (o.rv > m_highestEvent) {
+                m_highestEvent = o.rv;
+                m_highestEventAt = now;
+            }
         }
         m_highest = std::max(m_highest, o.rv);
         if (m_event.type == WatchEventType::Added)
