@@ -33,8 +33,6 @@ bool WatcherTableFile::write(const QString& path, const QVector<WatcherSnapshot>
             {QStringLiteral("resource"), w.resource},
             {QStringLiteral("state"), watcherStateName(w.state)},
             {QStringLiteral("rv"), QString::number(w.rv)},
-            {QStringLiteral("lag_revisions"), w.lagRevisions},
-            {QStringLiteral("lag_seconds"), w.lagSeconds},
             {QStringLiteral("events"), w.eventsReceived},
             {QStringLiteral("relists"), w.relists},
             {QStringLiteral("errors"), w.errors},
@@ -48,6 +46,10 @@ bool WatcherTableFile::write(const QString& path, const QVector<WatcherSnapshot>
             o.insert(QStringLiteral("profile"), w.profile);
         if (!w.detail.isEmpty())
             o.insert(QStringLiteral("detail"), w.detail);
+        if (w.lagKnown()) {
+            o.insert(QStringLiteral("lag_revisions"), w.lagRevisions);
+            o.insert(QStringLiteral("lag_seconds"), w.lagSeconds);
+        }
         if (w.objects != WatcherSnapshot::kUnknown)
             o.insert(QStringLiteral("objects"), w.objects);
         file.write(QJsonDocument(o).toJson(QJsonDocument::Compact));

@@ -69,9 +69,12 @@ public:
     void watcherStopped(WatcherId w, TimeUs now);
 
     // Sampled at least 10 times a second per watcher: its RV, the head RV of its resource, and
-    // how many seconds behind it is (age of the oldest event it should have and has not).
+    // how many seconds behind it is (age of the oldest event it should have and has not). A
+    // source that knows no head (a cluster without readable /metrics) passes head 0 and
+    // kLagUnknown: the watcher is then neither lagging nor stuck, and no lag is raised.
     void watcherPosition(WatcherId w, TimeUs now, ResourceVersion rv, ResourceVersion head,
                          double lagSeconds);
+    static constexpr double kLagUnknown = -1;
 
     // A periodic consistency check of a store (the watch cache of an apiserver, or an informer's
     // store) that claims to be at storeRv, against the source of truth.

@@ -6,6 +6,8 @@ void WatcherLagDetector::onPosition(WatcherId w, TimeUs now, ResourceVersion rv,
                                     ResourceVersion head, double lagSeconds) {
     const double threshold = m_ctx.thresholds().watcherLagSeconds;
     unsigned char& raised = m_raised[static_cast<size_t>(w)];
+    if (lagSeconds < 0)
+        return; // unknown (DetectorHub::kLagUnknown): neither a lag nor a recovery
     if (raised) {
         if (lagSeconds < threshold / 2)
             raised = 0;

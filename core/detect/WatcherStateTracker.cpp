@@ -98,6 +98,7 @@ void WatcherStateTracker::onPosition(WatcherId w, TimeUs now, ResourceVersion rv
     // Lagging with the watcher-lag detector's hysteresis: over the threshold, until back under
     // half of it.
     const double threshold = m_thresholds.watcherLagSeconds;
+    // An unknown lag (negative) is no lag.
     s.lagging = s.lagging ? lagSeconds >= threshold / 2 : lagSeconds > threshold;
     s.head = head;
     if (!s.positionSeen || rv != s.rv) {

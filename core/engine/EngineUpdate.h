@@ -54,6 +54,8 @@ struct WatcherSnapshot {
     WatcherState state = WatcherState::Listing;
     QString detail;
     ResourceVersion rv = 0;
+    // How far behind its resource's head, in revisions and in seconds; both kUnknown when the
+    // source knows no head (a cluster whose /metrics are unreadable, or older than 1.31).
     qint64 lagRevisions = 0;
     double lagSeconds = 0;
     qint64 eventsReceived = 0;
@@ -64,6 +66,7 @@ struct WatcherSnapshot {
     qint64 objects = kUnknown;
 
     static constexpr qint64 kUnknown = -1;
+    bool lagKnown() const { return lagRevisions >= 0; }
 };
 
 // New timeline samples since the previous update, per series (x = time in ms).

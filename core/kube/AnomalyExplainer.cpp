@@ -1291,12 +1291,15 @@ void revisionRegression(const Anomaly& a, const Facts& f, Writer& t) {
 
 // A cluster reflector's relist that landed past what its watch had delivered.
 void relistGap(const Anomaly& a, Writer& t) {
-    const QString range = captured(a.message, "^(revisions? [^ ]+(?: \\(\\d+\\))?)");
+    const QString range = captured(a.message, "^events of [^ ]+ at (RVs [0-9.]+(?:, [0-9.]+)*)");
     const QString after = captured(a.message, " after (.+); the list holds");
-    t.what << QStringLiteral("The watch of %1 could not resume, so it relisted at RV %2: %3 of "
-                             "the resource were never delivered as events.")
+    t.what << QStringLiteral("The watch of %1 could not resume, so it relisted at RV %2: any "
+                             "change of the resource at %3 was never delivered as an event. RVs "
+                             "count the writes of every resource of the cluster, so how many of "
+                             "them were this resource's is not known, only that the list holds "
+                             "their net effect.")
                   .arg(watcherLabel(a), QString::number(a.rv),
-                       range.isEmpty() ? QStringLiteral("the revisions since its last RV") : range);
+                       range.isEmpty() ? QStringLiteral("the RVs since its last one") : range);
     if (!after.isEmpty())
         t.what << QStringLiteral("What the server answered before the relist: %1.").arg(after);
     t.why << QStringLiteral(
@@ -1314,7 +1317,7 @@ void relistGap(const Anomaly& a, Writer& t) {
 }
 
 void revisionGap(const Anomaly& a, const Facts& f, Writer& t) {
-    if (a.message.contains(QLatin1String("not seen as events: relisted at"))) {
+    if (a.message.contains(QLatin1String("not received: relisted at"))) {
         relistGap(a, t);
         return;
     }

@@ -17,7 +17,11 @@ namespace ws {
 //   live        watching, less than the lag threshold behind and moving
 //   lagging     watching, more than thresholds().watcherLagSeconds (10 s) behind the head (the
 //               age of the oldest event it has not received); it stays lagging until it is back
-//               under half of that, as the watcher-lag anomaly is re-armed
+//               under half of that, as the watcher-lag anomaly is re-armed. On a real cluster
+//               the time counts from when it could have reached the head: an event at once, a
+//               watch cache's RV only once its next bookmark is due (sources/cluster/
+//               WatcherLagClock.h); where the cluster gives no head the lag is unknown and the
+//               watcher is not lagging (nor stuck)
 //   stuck       watching, its RV unchanged for thresholds().stuckWatcherAfter (90 s) while the
 //               head of its resource moved past it (the stuck-watcher anomaly's rule): its lag
 //               does not shrink although there is something to receive. Wins over lagging.

@@ -5,6 +5,7 @@
 #include "ServedCluster.h"
 #include "sources/sim/etcd/SimEtcd.h"
 
+#include <cstdint>
 #include <functional>
 #include <vector>
 
@@ -42,9 +43,18 @@ std::string ServeMetrics::render() const {
     perCache("watch_cache_capacity_decrease_total",
              "Total number of watch cache capacity decrease events broken by resource type.",
              T::Counter, [](const Cacher& c) { return double(c.cache().capacityDecreases()); });
-    perCache("apiserver_watch_cache_resource_version",
-             "Current resource version of watch cache broken by resource type.", T::Gauge,
-             [](const Cacher& c) { return double(c.cache().resourceVersion()); });
+    // From 1.31; from 1.36 only the RV's 15 least significant digits (cacher/metrics/metrics.go
+    // RecordResourceVersion), as a float64.
+    const int minor = m_cluster.profile().minor;
+    if (minor >= 31)
+        perCache("apiserver_watch_cache_resource_version",
+                 minor >= 36 ? "Current resource version of watch cache broken by resource type. "
+                               "This is truncated to the 15 least significant digits."
+                             : "Current resource version of watch cache broken by resource type.",
+                 T::Gauge, [minor](const Cacher& c) {
+                     const auto rv = static_cast<std::uint64_t>(c.cache().resourceVersion());
+                     return double(minor >= 36 ? rv % 1000000000000000ULL : rv);
+                 });
     perCache("apiserver_terminated_watchers_total",
              "Counter of watchers closed due to unresponsiveness broken by resource type.",
              T::Counter, [](const Cacher& c) { return double(c.terminatedWatchers()); });

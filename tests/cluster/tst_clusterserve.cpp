@@ -4,6 +4,8 @@
 // client sees on the wire, and two serve processes as two apiservers of one cluster.
 
 #include "capture/CaptureReader.h"
+#include "engine/Session.h"
+#include "sources/SourceFactory.h"
 #include "support/ReplayCheck.h"
 #include "support/ServeProcess.h"
 #include "support/TestPki.h"
@@ -22,6 +24,7 @@
 
 using ws::test::ServeProcess;
 using ws::test::TestPki;
+using namespace ws;
 
 namespace {
 const char* kToken = "s3cr3t-t0ken-value-0123456789";
@@ -480,6 +483,124 @@ private slots:
         QCOMPARE(bodies.contains("aHVudGVyMg=="), keep); // its value only when kept
         QCOMPARE(bodies.contains("redacted:"), !keep);
         ws::test::checkReplayIdentical(capture, anomalies, timeline);
+    }
+
+    // A quiet resource beside a busy one: configmaps never written by serve (a test writes
+    // one), pods 25 a second, etcd's progress notifications every second move the configmaps
+    // cache's RV with the pods' revisions.
+    QString quietScenario(const QString& serverVersion) {
+        return file(QStringLiteral("quiet-%1.yaml").arg(serverVersion),
+                    QStringLiteral("name: quiet-beside-busy\n"
+                                   "description: configmaps quiet, pods written\n"
+                                   "explanation: written by tst_clusterserve\n"
+                                   "duration: 10m\n"
+                                   "seed: 3\n"
+                                   "etcd:\n"
+                                   "  version: 3.5.13\n"
+                                   "  progressNotifyInterval: 1s\n"
+                                   "  compactionInterval: 5m\n"
+                                   "server:\n"
+                                   "  version: \"%1\"\n"
+                                   "resources:\n"
+                                   "  - name: configmaps\n"
+                                   "    objects: 5\n"
+                                   "    writesPerSecond: 0\n"
+                                   "  - name: pods\n"
+                                   "    objects: 30\n"
+                                   "    writesPerSecond: 25\n")
+                        .arg(serverVersion)
+                        .toUtf8());
+    }
+
+    // A quiet resource is never lagging: its watch cache's RV moves by etcd progress
+    // notifications (the pods' revisions) and its watcher learns of it from a bookmark about once
+    // a minute; neither is a lag. Over 100 s (past a bookmark period and the 75 s allowed for
+    // one) the configmaps watcher is behind the head in revisions, yet never lagging and no
+    // watcher-lag is raised; its lag in seconds is known (1.31 reports the cache RV).
+    void quietResourceIsNeverLagging() {
+        ServeProcess serve;
+        QString error;
+        QVERIFY2(serve.start({QStringLiteral("--scenario"), quietScenario(QStringLiteral("1.31"))},
+                             &error),
+                 qPrintable(error));
+        SourceSpec spec;
+        spec.kind = SourceSpec::Kind::Server;
+        spec.servers = {serve.url()};
+        spec.resources = {QStringLiteral("configmaps"), QStringLiteral("pods")};
+        auto session = Session::prepared(SourceFactory::create(spec, &error), spec, {}, &error);
+        QVERIFY2(session, qPrintable(error));
+        const QString configmaps = QStringLiteral("informer/configmaps");
+        TimeUs now = 0;
+        qint64 events = 0, mostBehind = 0;
+        double longestLag = 0;
+        bool lagging = false, known = false;
+        QStringList raised;
+        connect(session.get(), &Session::updated, this, [&](const EngineUpdate& u) {
+            now = u.now;
+            for (const WatcherSnapshot& w : u.watchers) {
+                if (w.id != configmaps)
+                    continue;
+                events = w.eventsReceived;
+                known = w.lagKnown();
+                lagging = lagging || w.state == WatcherState::Lagging;
+                if (known) {
+                    mostBehind = std::max(mostBehind, w.lagRevisions);
+                    longestLag = std::max(longestLag, w.lagSeconds);
+                }
+            }
+            for (const Anomaly& a : u.anomalies)
+                raised << QStringLiteral("%1 %2: %3").arg(kindName(a.kind), a.watcher, a.message);
+        });
+        session->start();
+        QTRY_VERIFY_WITH_TIMEOUT(known, 30000); // listed, and /metrics scraped
+        // One event of the resource, then nothing.
+        QNetworkAccessManager http;
+        QNetworkRequest post(
+            QUrl(serve.url() + QStringLiteral("/api/v1/namespaces/ns-0/configmaps")));
+        post.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
+        QNetworkReply* reply = http.post(
+            post, QByteArray("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":"
+                             "{\"name\":\"once\",\"namespace\":\"ns-0\"},\"data\":{\"a\":\"b\"}}"));
+        QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 10000);
+        QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 201);
+        reply->deleteLater();
+        QTRY_COMPARE_WITH_TIMEOUT(events, qint64(1), 10000);
+        QVERIFY2(QTest::qWaitFor([&] { return now >= seconds(100) || lagging; }, 150000),
+                 "the session did not run for 100 s");
+        session->stop();
+        qInfo("configmaps: up to %lld revisions behind the head, lag up to %.1f s",
+              static_cast<long long>(mostBehind), longestLag);
+        QVERIFY2(mostBehind > 0, "the cache RV never moved past the quiet watcher");
+        QVERIFY(known);
+        QVERIFY2(!lagging, qPrintable(raised.join(u'\n')));
+        QVERIFY2(longestLag < 10, qPrintable(QString::number(longestLag)));
+        for (const QString& a : raised)
+            QVERIFY2(!a.startsWith(QLatin1String("watcher-lag")) &&
+                         !a.startsWith(QLatin1String("stuck-watcher")),
+                     qPrintable(a));
+    }
+
+    // An apiserver older than 1.31 has no apiserver_watch_cache_resource_version: no head, so
+    // the timeline holds no lag samples (unknown, not 0); 1.31 has them.
+    void lagUnknownWithoutACacheRv() {
+        for (const QString& version : {QStringLiteral("1.30"), QStringLiteral("1.31")}) {
+            ServeProcess serve;
+            QString error;
+            QVERIFY2(serve.start({QStringLiteral("--scenario"), quietScenario(version)}, &error),
+                     qPrintable(error));
+            const Run r = record({QStringLiteral("--server"), serve.url()}, QStringLiteral("4s"));
+            QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+            QFile f(r.timelinePath);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QByteArray timeline = f.readAll();
+            const bool hasWatcherRv = timeline.contains(",watcher_rv:informer/pods,");
+            const bool hasLag = timeline.contains(",watcher_lag_seconds:informer/pods,");
+            const bool hasHead = timeline.contains(",pods,head_rv,");
+            QVERIFY2(hasWatcherRv, qPrintable(version));
+            QCOMPARE(hasLag, version == QLatin1String("1.31"));
+            QCOMPARE(hasHead, version == QLatin1String("1.31"));
+            checkReplay(r);
+        }
     }
 
     void cleanupTestCase() { m_tls.stop(); }

@@ -2,6 +2,7 @@
 // Prometheus text format 0.0.4 with its escapes, special values, histograms and garbage lines;
 // the watch-cache families per resource under the {resource} (≤1.33), storage-prefix (1.31-1.33)
 // and {group,resource} (1.34+) label schemes.
+#include "sources/cluster/metrics/CacheResourceVersion.h"
 #include "sources/cluster/metrics/PrometheusTextParser.h"
 #include "sources/cluster/metrics/WatchCacheMetrics.h"
 
@@ -698,6 +699,96 @@ private slots:
 #if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__)
         QVERIFY2(best < 100'000'000, "parsing a 5 MB /metrics body got slow");
 #endif
+    }
+
+    // A body the client stopped reading at its size limit: the cut sample is never read (it
+    // would be a wrong number), nor the rest of its family; the families before it are kept,
+    // and the warning says where it was cut.
+    void cutBodyKeepsWholeFamilies() {
+        const std::string whole =
+            "# HELP apiserver_storage_objects [STABLE] Number of stored objects.\n"
+            "# TYPE apiserver_storage_objects gauge\n"
+            "apiserver_storage_objects{resource=\"configmaps\"} 42\n"
+            "apiserver_storage_objects{resource=\"pods\"} 7\n"
+            "# HELP apiserver_watch_cache_resource_version [ALPHA] Current resource version.\n"
+            "# TYPE apiserver_watch_cache_resource_version gauge\n"
+            "apiserver_watch_cache_resource_version{resource=\"configmaps\"} 1.2345678e+07\n"
+            "apiserver_watch_cache_resource_version{resource=\"pods\"} 1.2345699e+07\n";
+        const std::string cut = whole.substr(0, whole.find("1.2345699e+07") + 6); // "1.2345"
+        QString warning;
+        const WatchCacheMetrics m = WatchCacheMetrics::fromCutText(cut, &warning);
+        QVERIFY(m.isValid());
+        QCOMPARE(v(m.find(QStringLiteral("configmaps"))->storageObjects), 42.0);
+        QCOMPARE(v(m.find(QStringLiteral("pods"))->storageObjects), 7.0);
+        QVERIFY(!m.find(QStringLiteral("configmaps"))->resourceVersion);
+        QVERIFY(!m.find(QStringLiteral("pods"))->resourceVersion);
+        QVERIFY2(warning.contains(QStringLiteral("cut at %1 bytes").arg(cut.size())),
+                 qPrintable(warning));
+        QVERIFY2(warning.contains(
+                     QLatin1String("families from apiserver_watch_cache_resource_version on")),
+                 qPrintable(warning));
+        // Read as if whole, the cut sample would be a wrong RV.
+        QCOMPARE(v(WatchCacheMetrics::fromText(cut, nullptr)
+                       .find(QStringLiteral("pods"))
+                       ->resourceVersion),
+                 1.2345);
+
+        // Cut right after a line: that family may have had more lines, it goes too.
+        const std::string atLine = whole.substr(0, whole.find("apiserver_storage_objects{"
+                                                              "resource=\"pods\"}"));
+        QCOMPARE(std::string(PrometheusTextParser::wholeFamilies(atLine)), std::string());
+        // Without HELP or TYPE lines only the cut line goes.
+        QCOMPARE(std::string(PrometheusTextParser::wholeFamilies("a 1\nb 2\nc 3")),
+                 std::string("a 1\nb 2\n"));
+        QCOMPARE(std::string(PrometheusTextParser::wholeFamilies(whole)),
+                 whole.substr(0, whole.find("# HELP apiserver_watch_cache_resource_version")));
+    }
+
+    // kubernetes_feature_enabled{name,stage}: every gate of that server, on or off.
+    void featureGatesFromTheBody() {
+        const std::string body =
+            "# HELP kubernetes_feature_enabled [BETA] This metric records the data about the "
+            "stage and enablement of a k8s feature.\n"
+            "# TYPE kubernetes_feature_enabled gauge\n"
+            "kubernetes_feature_enabled{name=\"WatchList\",stage=\"BETA\"} 0\n"
+            "kubernetes_feature_enabled{name=\"DetectCacheInconsistency\",stage=\"BETA\"} 1\n"
+            "kubernetes_feature_enabled{name=\"AllAlpha\",stage=\"ALPHA\"} 0\n"
+            "kubernetes_feature_enabled{stage=\"BETA\"} 1\n";
+        const WatchCacheMetrics m = WatchCacheMetrics::fromText(body, nullptr);
+        QVERIFY(m.isValid());
+        QCOMPARE(m.featureGates().size(), 3);
+        QCOMPARE(m.featureGates().value(QStringLiteral("WatchList"), true), false);
+        QCOMPARE(m.featureGates().value(QStringLiteral("DetectCacheInconsistency")), true);
+        QVERIFY(m.resources().isEmpty());
+    }
+
+    // apiserver_watch_cache_resource_version is a float64: exact below 2^53 up to 1.35, and
+    // RV % 10^15 from 1.36, whose lost digits come from an RV the client received.
+    void cacheRvFromTheMetric() {
+        QCOMPARE(cacheRvFromMetric(12345678, 31, 0), std::optional<ResourceVersion>(12345678));
+        QCOMPARE(cacheRvFromMetric(12345678, 36, 12345000),
+                 std::optional<ResourceVersion>(12345678));
+        // 2^53 and above is rounded: refused.
+        QCOMPARE(cacheRvFromMetric(9007199254740992.0, 35, 9007199254740000),
+                 std::optional<ResourceVersion>());
+        QCOMPARE(cacheRvFromMetric(9007199254740991.0, 35, 0),
+                 std::optional<ResourceVersion>(9007199254740991));
+        // 1.36: the remainder near what the informers saw, across a 10^15 boundary either way.
+        const ResourceVersion big = 7000000000000123; // 7 * 10^15 + 123
+        QCOMPARE(cacheRvFromMetric(130, 36, big), std::optional<ResourceVersion>(big + 7));
+        QCOMPARE(cacheRvFromMetric(999999999999990.0, 36, big),
+                 std::optional<ResourceVersion>(6999999999999990));
+        QCOMPARE(cacheRvFromMetric(5, 36, 6999999999999995),
+                 std::optional<ResourceVersion>(7000000000000005));
+        // Nothing to take the digits from, or not a remainder at all: refused.
+        QCOMPARE(cacheRvFromMetric(130, 36, 0), std::optional<ResourceVersion>());
+        QCOMPARE(cacheRvFromMetric(1e15, 36, big), std::optional<ResourceVersion>());
+        QCOMPARE(cacheRvFromMetric(1.5, 31, 0), std::optional<ResourceVersion>());
+        QCOMPARE(cacheRvFromMetric(-1, 31, 0), std::optional<ResourceVersion>());
+        QCOMPARE(cacheRvFromMetric(std::nan(""), 31, 0), std::optional<ResourceVersion>());
+        // Version unknown: below 10^15 it may be a remainder, above it cannot be.
+        QCOMPARE(cacheRvFromMetric(130, -1, big), std::optional<ResourceVersion>(big + 7));
+        QCOMPARE(cacheRvFromMetric(2e15, -1, 0), std::optional<ResourceVersion>(2000000000000000));
     }
 };
 

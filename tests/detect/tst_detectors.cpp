@@ -653,6 +653,10 @@ void DetectorsTest::detects_data() {
         "watcher-lag=1");
     row("watcher-lag: re-armed under half the threshold",
         api + "pos i 100 200 12; pos i 200 200 4; pos i 200 300 12", "watcher-lag=2");
+    // A source without a head (DetectorHub::kLagUnknown): no lag, and no recovery either.
+    row("no watcher-lag: lag unknown", api + "pos i 100 0 -1; pos i 100 0 -1", "");
+    row("watcher-lag: unknown lag does not re-arm",
+        api + "pos i 100 200 12; pos i 100 0 -1; pos i 100 220 12", "watcher-lag=1");
 
     // stuck-watcher
     row("stuck-watcher: RV frozen while head moves",

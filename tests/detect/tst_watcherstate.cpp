@@ -283,6 +283,10 @@ void TestWatcherState::thresholdsAreTheDetectors() {
     hub.watcherPosition(w, hub.thresholds().stuckWatcherAfter, 100, 150, 20);
     QCOMPARE(hub.watcherStatus(w).state, WatcherState::Stuck);
     QCOMPARE(raised, (QStringList{QStringLiteral("watcher-lag"), QStringLiteral("stuck-watcher")}));
+    // A cluster without a head: neither lagging nor stuck, whatever came before.
+    hub.watcherPosition(w, hub.thresholds().stuckWatcherAfter + seconds(1), 100, 0,
+                        DetectorHub::kLagUnknown);
+    QCOMPARE(hub.watcherStatus(w).state, WatcherState::Live);
 }
 
 QTEST_MAIN(TestWatcherState)

@@ -472,18 +472,21 @@ private slots:
         const Anomaly gap = anomaly(
             AnomalyKind::RevisionGap, AnomalySource::Apiserver,
             QStringLiteral("informer/configmaps"),
-            QStringLiteral("revisions 547..1132 (586) of configmaps not seen as events: relisted "
-                           "at 1132 from apiserver after 429 TooManyRequests (storage is "
-                           "(re)initializing), then 410 Expired (too old resource version: 546 "
-                           "(547)); the list holds only their net effect"),
+            QStringLiteral("events of configmaps at RVs 547..1132 (if any: RVs count every "
+                           "resource's writes) not received: relisted at 1132 from apiserver "
+                           "after 429 TooManyRequests (storage is (re)initializing), then 410 "
+                           "Expired (too old resource version: 546 (547)); the list holds only "
+                           "their net effect"),
             1132, {}, QStringLiteral("configmaps"));
         const AnomalyExplanation e =
             AnomalyExplainer::explain(gap, versions("1.31", "0.35", "3.5.13"));
         expectIn(all(e),
-                 {QStringLiteral("relisted at RV 1132: revisions 547..1132 (586)"),
+                 {QStringLiteral("relisted at RV 1132: any change of the resource at RVs "
+                                 "547..1132"),
+                  QStringLiteral("how many of them were this resource's is not known"),
                   QStringLiteral("then 410 Expired"), QStringLiteral("fresh cache"),
                   QStringLiteral("bookmarks")},
-                 {QStringLiteral("#17529")});
+                 {QStringLiteral("#17529"), QStringLiteral("(586)")});
     }
 
     void tooOldRvClientAndEtcdCancel() {

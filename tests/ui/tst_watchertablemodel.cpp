@@ -138,6 +138,20 @@ void TestWatcherTableModel::displayAndSortValues() {
     QCOMPARE(model.headerData(WatcherTableModel::LagRevisionsColumn, Qt::Horizontal).toString(),
              QStringLiteral("Lag (rev)"));
     QCOMPARE(model.rowOf(QStringLiteral("pods"), QStringLiteral("new")), 1);
+
+    // A cluster that gives no head (no cache RV in /metrics): the lag is unknown, not 0.
+    WatcherSnapshot blind = watcher(QStringLiteral("informer/old"), QStringLiteral("pods"), 500);
+    blind.lagRevisions = WatcherSnapshot::kUnknown;
+    blind.lagSeconds = WatcherSnapshot::kUnknown;
+    model.applySnapshots({w, fresh, blind});
+    QCOMPARE(cell(2, WatcherTableModel::LagRevisionsColumn).toString(), QStringLiteral("unknown"));
+    QCOMPARE(cell(2, WatcherTableModel::LagSecondsColumn).toString(), QStringLiteral("unknown"));
+    QVERIFY(cell(2, WatcherTableModel::IdColumn, Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("lag unknown")));
+    QVERIFY(cell(0, WatcherTableModel::IdColumn, Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("behind head")));
 }
 
 void TestWatcherTableModel::testersThroughUpdates() {

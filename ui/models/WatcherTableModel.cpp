@@ -65,10 +65,11 @@ QVariant WatcherTableModel::data(const QModelIndex& index, int role) const {
         switch (column) {
         case RvColumn:
             return formatRv(w.rv);
+        // A cluster whose /metrics give no cache RV gives no head: not 0, unknown.
         case LagRevisionsColumn:
-            return formatCount(w.lagRevisions);
+            return w.lagKnown() ? formatCount(w.lagRevisions) : tr("unknown");
         case LagSecondsColumn:
-            return formatSeconds(w.lagSeconds);
+            return w.lagKnown() ? formatSeconds(w.lagSeconds) : tr("unknown");
         case EventsColumn:
             return formatCount(w.eventsReceived);
         case RelistsColumn:
@@ -104,10 +105,13 @@ QVariant WatcherTableModel::data(const QModelIndex& index, int role) const {
         }
         return {};
     case Qt::ToolTipRole: {
-        QString tip = tr("%1 (%2) on %3: %4, rv %5, %6 revisions / %7 s behind head")
+        const QString behind =
+            w.lagKnown() ? tr("%1 revisions / %2 s behind head")
+                               .arg(formatCount(w.lagRevisions), formatSeconds(w.lagSeconds))
+                         : tr("lag unknown (the apiserver gives no cache RV in /metrics)");
+        QString tip = tr("%1 (%2) on %3: %4, rv %5, %6")
                           .arg(w.id, w.profile, w.apiserver.isEmpty() ? tr("etcd") : w.apiserver,
-                               watcherStateName(w.state), formatRv(w.rv),
-                               formatCount(w.lagRevisions), formatSeconds(w.lagSeconds));
+                               watcherStateName(w.state), formatRv(w.rv), behind);
         if (!w.detail.isEmpty())
             tip += tr(" (source: %1)").arg(w.detail);
         if (!w.selector.isEmpty())

@@ -1,9 +1,14 @@
 #include "ClusterFrameConsumer.h"
 
+#include "detect/DetectorHub.h"
 #include "discovery/ApiDiscovery.h"
 #include "engine/Pipeline.h"
 #include "engine/SeriesNames.h"
 #include "http/HttpRequest.h"
+#include "kube/FeatureGates.h"
+#include "kube/ReleaseVersion.h"
+#include "kube/ServerProfile.h"
+#include "metrics/CacheResourceVersion.h"
 
 #include <QDataStream>
 #include <QIODevice>
@@ -13,8 +18,17 @@ namespace ws {
 
 namespace {
 constexpr TimeUs kSampleInterval = milliseconds(100);
-constexpr TimeUs kScrapeInterval = seconds(5);
+// /metrics is the most expensive endpoint of a large apiserver (every family of every resource
+// and verb, histograms with their buckets), and Prometheus scrapes it every 30 s to 1 min
+// (kube-prometheus: 30 s). Every 30 s adds one such reader; the cache RVs and capacities it gives
+// move on that scale anyway (bookmarks come once a minute).
+constexpr TimeUs kScrapeInterval = seconds(30);
 constexpr qsizetype kMaxSmallBody = 32 * 1024 * 1024; // a /metrics body
+// How long after a watch cache reached an RV a watcher of a quiet resource can still be short
+// of it: the cacher sends each watcher a bookmark about once a minute (defaultBookmarkFrequency,
+// pkg/storage/cacher/cacher.go), and kube-apiserver itself allows a minute and 15 s for one to
+// have reached every watcher (DefaultEventFreshDuration). Events are sent at once.
+constexpr TimeUs kBookmarkReach = seconds(75);
 } // namespace
 
 ClusterFrameConsumer::ClusterFrameConsumer(std::vector<ClusterServerInfo> servers,
@@ -237,17 +251,47 @@ void ClusterFrameConsumer::finishMetrics(Pending& p, HttpErrorKind error) {
             s.metricsReadable = false;
         return;
     }
+    const std::string_view body(p.response.body.constData(),
+                                static_cast<std::size_t>(p.response.body.size()));
     QString warning;
-    auto metrics = WatchCacheMetrics::fromText(
-        std::string_view(p.response.body.constData(),
-                         static_cast<std::size_t>(p.response.body.size())),
-        &warning);
+    auto metrics = p.response.bodyOverLimit ? WatchCacheMetrics::fromCutText(body, &warning)
+                                            : WatchCacheMetrics::fromText(body, &warning);
+    if (p.response.bodyOverLimit && !s.cutBodyReported) {
+        s.cutBodyReported = true;
+        m_warnings << QStringLiteral("%1/metrics is over %2 MiB: %3")
+                          .arg(s.info.endpoint)
+                          .arg(kMaxSmallBody / (1024 * 1024))
+                          .arg(metrics.isValid() ? warning
+                                                 : QStringLiteral("nothing before the cut read"));
+    }
     if (!metrics.isValid()) {
         s.metricsReadable = false;
         return;
     }
     reportConsistencyFailures(s, metrics);
+    noteHeads(s, metrics);
     s.metrics = std::move(metrics);
+}
+
+void ClusterFrameConsumer::noteHeads(Server& s, const WatchCacheMetrics& now) {
+    for (const ResourceInfo& r : m_chosen) {
+        const QString resource = r.qualifiedName();
+        const ResourceCacheMetrics* m = now.find(resource);
+        ScrapedHead head;
+        head.at = m_time;
+        if (m && m->resourceVersion)
+            head.cacheRv =
+                cacheRvFromMetric(*m->resourceVersion, s.minor, highestSeen(resource)).value_or(0);
+        // The cache counts an event before it records the event's RV, and takes them in RV
+        // order: events counted since the last scrape are above the RV that scrape gave.
+        const ResourceCacheMetrics* before = s.metrics ? s.metrics->find(resource) : nullptr;
+        const auto previous = s.heads.find(resource);
+        if (m && before && m->eventsReceived && before->eventsReceived &&
+            *m->eventsReceived > *before->eventsReceived && previous != s.heads.end() &&
+            previous->second.cacheRv > 0 && head.cacheRv > previous->second.cacheRv)
+            head.eventAtOrAbove = previous->second.cacheRv + 1;
+        s.heads[resource] = head;
+    }
 }
 
 void ClusterFrameConsumer::reportConsistencyFailures(const Server& s,
@@ -290,6 +334,8 @@ void ClusterFrameConsumer::onDiscoveryProgress(int server) {
         return;
     }
     s.version = QStringLiteral("kube-apiserver %1").arg(s.discovery->gitVersion());
+    if (const ReleaseVersion v = ReleaseVersion::parse(s.discovery->gitVersion()); v.valid())
+        s.minor = v.minor;
     for (const Server& other : m_servers)
         if (!other.discovery->succeeded())
             return;
@@ -359,6 +405,8 @@ void ClusterFrameConsumer::startReflectors() {
         if (m_servers.size() > 1)
             add(r, 0, true);
     }
+    m_lagClocks.resize(m_reflectors.size());
+    m_lags.resize(m_reflectors.size());
     for (auto& r : m_reflectors)
         r->start(m_time);
 }
@@ -375,41 +423,77 @@ void ClusterFrameConsumer::sample(TimeUs t) {
     TimelineStore& timeline = m_pipeline.timeline();
     for (const ResourceInfo& r : m_chosen) {
         const QString resource = r.qualifiedName();
-        ResourceVersion head = highestSeen(resource);
+        // The head is what an apiserver's watch cache reached (1.31+, /metrics readable).
+        ResourceVersion cacheHead = 0;
         for (std::size_t i = 0; i < m_servers.size(); ++i) {
             const Server& s = m_servers[i];
-            if (!s.metrics)
+            const auto scraped = s.heads.find(resource);
+            if (scraped == s.heads.end())
                 continue;
-            if (const ResourceCacheMetrics* m = s.metrics->find(resource)) {
-                const QString suffix = series::apiserverSuffix(static_cast<int>(i));
-                if (m->resourceVersion) {
-                    head = std::max(head, static_cast<ResourceVersion>(*m->resourceVersion));
-                    timeline.append(timeline.series(resource, series::cacheRv(suffix)), t,
-                                    *m->resourceVersion);
-                }
-                if (m->capacity)
-                    timeline.append(timeline.series(resource, series::bufferCapacity(suffix)), t,
-                                    *m->capacity);
+            const QString suffix = series::apiserverSuffix(static_cast<int>(i));
+            if (scraped->second.cacheRv > 0) {
+                cacheHead = std::max(cacheHead, scraped->second.cacheRv);
+                timeline.append(timeline.series(resource, series::cacheRv(suffix)), t,
+                                double(scraped->second.cacheRv));
             }
+            const ResourceCacheMetrics* m = s.metrics ? s.metrics->find(resource) : nullptr;
+            if (m && m->capacity)
+                timeline.append(timeline.series(resource, series::bufferCapacity(suffix)), t,
+                                *m->capacity);
         }
-        if (head == 0)
-            continue;
-        timeline.append(timeline.series(resource, series::headRv()), t, double(head));
-        for (const auto& refl : m_reflectors) {
-            if (refl->config().resource.qualifiedName() != resource)
+        // With several apiservers the informers of one resource are each other's head: what one
+        // received, from an event or a bookmark, the cluster had. One informer alone is always
+        // at its own highest: no head.
+        int informers = 0;
+        for (const auto& refl : m_reflectors)
+            informers += refl->config().resource.qualifiedName() == resource ? 1 : 0;
+        SeenHead& seen = m_seenHeads[resource];
+        if (const ResourceVersion highest = highestSeen(resource); highest > seen.rv)
+            seen = SeenHead{highest, t};
+        const bool known = cacheHead > 0 || informers > 1;
+        const ResourceVersion head = known ? std::max(cacheHead, seen.rv) : 0;
+        if (known)
+            timeline.append(timeline.series(resource, series::headRv()), t, double(head));
+        // An event of the resource that one informer received, any other could have too.
+        ResourceVersion eventHead = 0;
+        TimeUs eventSeenAt = t;
+        for (const auto& refl : m_reflectors)
+            if (refl->config().resource.qualifiedName() == resource &&
+                refl->highestEvent() > eventHead) {
+                eventHead = refl->highestEvent();
+                eventSeenAt = refl->highestEventAt();
+            }
+        for (std::size_t k = 0; k < m_reflectors.size(); ++k) {
+            const ClusterReflector& refl = *m_reflectors[k];
+            if (refl.config().resource.qualifiedName() != resource)
                 continue;
-            const ResourceVersion rv = refl->resourceVersion();
-            const QString& id = refl->config().id;
-            const double lagSeconds = rv < head && refl->lastEventAt() > 0
-                                          ? double(t - refl->lastEventAt()) / kUsPerSecond
-                                          : 0.0;
+            const ResourceVersion rv = refl.resourceVersion();
+            const QString& id = refl.config().id;
+            WatcherLagClock& clock = m_lagClocks[k];
+            clock.reached(rv);
+            clock.head(eventHead, eventSeenAt);
+            clock.head(seen.rv, seen.at + kBookmarkReach);
+            for (const Server& s : m_servers) {
+                const auto scraped = s.heads.find(resource);
+                if (scraped == s.heads.end())
+                    continue;
+                clock.head(scraped->second.cacheRv, scraped->second.at + kBookmarkReach);
+                clock.head(scraped->second.eventAtOrAbove, scraped->second.at);
+            }
+            Lag& lag = m_lags[k];
+            lag.known = known;
+            lag.head = head;
+            lag.seconds = known ? clock.lagSeconds(t) : 0;
             timeline.append(timeline.series(resource, series::watcherRv(id)), t, double(rv));
-            timeline.append(timeline.series(resource, series::watcherLag(id)), t,
-                            double(head > rv ? head - rv : 0));
-            timeline.append(timeline.series(resource, series::watcherLagSeconds(id)), t,
-                            lagSeconds);
+            if (known) {
+                timeline.append(timeline.series(resource, series::watcherLag(id)), t,
+                                double(head > rv ? head - rv : 0));
+                timeline.append(timeline.series(resource, series::watcherLagSeconds(id)), t,
+                                lag.seconds);
+            }
             if (rv > 0)
-                m_pipeline.hub().watcherPosition(refl->hubId(), t, rv, head, lagSeconds);
+                m_pipeline.hub().watcherPosition(refl.hubId(), t, rv, head,
+                                                 known ? lag.seconds : DetectorHub::kLagUnknown);
         }
     }
 }
@@ -440,7 +524,8 @@ void ClusterFrameConsumer::snapshot(QVector<CacheSnapshot>& caches,
             CacheSnapshot c;
             c.resource = resource;
             c.apiserver = s.info.name;
-            c.cacheRv = static_cast<ResourceVersion>(m->resourceVersion.value_or(0));
+            const auto scraped = s.heads.find(resource);
+            c.cacheRv = scraped == s.heads.end() ? 0 : scraped->second.cacheRv;
             c.headRv = std::max(head, c.cacheRv);
             c.bufferCapacity = static_cast<qint64>(m->capacity.value_or(0));
             // No metric tells how much of the ring is in use (or its oldest RV): unknown, not 0.
@@ -448,7 +533,8 @@ void ClusterFrameConsumer::snapshot(QVector<CacheSnapshot>& caches,
             c.objects = static_cast<qint64>(m->storageObjects.value_or(0));
             caches.push_back(c);
         }
-        for (const auto& refl : m_reflectors) {
+        for (std::size_t k = 0; k < m_reflectors.size(); ++k) {
+            const auto& refl = m_reflectors[k];
             if (refl->config().resource.qualifiedName() != resource)
                 continue;
             WatcherSnapshot w;
@@ -458,11 +544,12 @@ void ClusterFrameConsumer::snapshot(QVector<CacheSnapshot>& caches,
             w.profile = m_profile.name;
             w.detail = refl->stateName();
             w.rv = refl->resourceVersion();
-            w.lagRevisions = head > w.rv ? head - w.rv : 0;
-            // As the watcher_lag_seconds series has it: since the last event, while behind.
-            w.lagSeconds = w.rv < head && refl->lastEventAt() > 0
-                               ? std::max(0.0, double(m_time - refl->lastEventAt()) / kUsPerSecond)
-                               : 0.0;
+            // As the last sample found it (the watcher_lag series); unknown without a head.
+            const Lag& lag = m_lags[k];
+            w.lagRevisions = !lag.known        ? WatcherSnapshot::kUnknown
+                             : lag.head > w.rv ? lag.head - w.rv
+                                               : 0;
+            w.lagSeconds = lag.known ? lag.seconds : double(WatcherSnapshot::kUnknown);
             w.eventsReceived = refl->eventsReceived();
             w.relists = refl->relists();
             w.objects = refl->objects();
@@ -495,6 +582,18 @@ VersionContext ClusterFrameConsumer::versions() const {
     for (const Server& s : m_servers)
         if (s.discovery && !s.discovery->gitVersion().isEmpty()) {
             v.kubeApiserver = s.discovery->gitVersion();
+            // kubernetes_feature_enabled: the gates the explanations model, where they differ
+            // from that version's defaults (all of them when the version is not one modelled).
+            if (s.metrics) {
+                QString error;
+                const auto defaults = ServerProfile::fromVersion(v.kubeApiserver, &error);
+                const QMap<QString, bool>& enabled = s.metrics->featureGates();
+                for (auto it = enabled.constBegin(); it != enabled.constEnd(); ++it) {
+                    const FeatureGate* gate = FeatureGates::find(it.key());
+                    if (gate && (!defaults || (*defaults).*(gate->field) != it.value()))
+                        v.featureGates.insert(it.key(), it.value());
+                }
+            }
             break;
         }
     return v;

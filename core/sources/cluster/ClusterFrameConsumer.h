@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ClusterReflector.h"
+#include "WatcherLagClock.h"
 #include "engine/EngineUpdate.h"
 #include "engine/Source.h"
 #include "http/HttpFrameKind.h"
@@ -92,15 +93,36 @@ public:
     VersionContext versions() const;
     // Each reflector's revision account, named by its watcher id ("informer/configmaps").
     QVector<SourceRevisionAccount> revisionAccounts() const;
+    // What the user should know about what was read, one line each, each said once (a /metrics
+    // body cut at the size limit).
+    const QStringList& warnings() const { return m_warnings; }
 
 private:
+    // What one scrape says of one resource's watch cache.
+    struct ScrapedHead {
+        ResourceVersion cacheRv = 0; // exact (cacheRvFromMetric); 0 when the metric is unusable
+        // The cache received events of the resource since the previous scrape: the first RV
+        // after that scrape's cacheRv, which an event of the resource reached. 0 when none.
+        ResourceVersion eventAtOrAbove = 0;
+        TimeUs at = 0;
+    };
     struct Server {
         ClusterServerInfo info;
         QString version; // "kube-apiserver v1.31.2" once discovered
+        int minor = -1;  // of its version; -1 unknown
         std::unique_ptr<ApiDiscovery> discovery;
         bool metricsReadable = true;
+        bool cutBodyReported = false;
         TimeUs nextScrape = 0;
         std::optional<WatchCacheMetrics> metrics;
+        std::map<QString, ScrapedHead> heads; // by resource, from the last scrape
+    };
+    // A watcher's lag as the last sample found it; unknown while no apiserver gives its
+    // resource's cache RV.
+    struct Lag {
+        bool known = false;
+        ResourceVersion head = 0;
+        double seconds = 0;
     };
     enum class Purpose { Discovery, Metrics, Reflector };
     struct Pending {
@@ -114,6 +136,7 @@ private:
     void submit(int server, HttpRequest request, Purpose purpose, int reflector = -1);
     void handleFrame(const Frame& frame);
     void finishMetrics(Pending& p, HttpErrorKind error);
+    void noteHeads(Server& s, const WatchCacheMetrics& now);
     // cache-inconsistent from a rise of apiserver_storage_consistency_checks_total{failure}.
     void reportConsistencyFailures(const Server& s, const WatchCacheMetrics& now);
     void onDiscoveryProgress(int server);
@@ -130,6 +153,14 @@ private:
     Pipeline& m_pipeline;
     ClusterRequestSink* m_sink;
     std::vector<std::unique_ptr<ClusterReflector>> m_reflectors;
+    std::vector<WatcherLagClock> m_lagClocks; // one per reflector
+    struct SeenHead {
+        ResourceVersion rv = 0; // highestSeen() of the resource
+        TimeUs at = 0;          // when it first was
+    };
+    std::map<QString, SeenHead> m_seenHeads; // by resource
+    std::vector<Lag> m_lags;                 // one per reflector
+    QStringList m_warnings;
     std::map<int, Pending> m_pending;
     std::vector<Frame> m_due; // consumed since the last tick
     std::vector<ResourceInfo> m_chosen;

@@ -336,6 +336,10 @@ void ClusterReflector::watchEvent(std::string_view bytes, TimeUs now) {
             m_liveRv = std::max(m_liveRv, o.rv);
             m_lastSyncRv = o.rv;
             progressTo(o.rv);
+            if (o.rv > m_highestEvent) {
+                m_highestEvent = o.rv;
+                m_highestEventAt = now;
+            }
         }
         m_highest = std::max(m_highest, o.rv);
         ++m_events;
@@ -618,9 +622,14 @@ void ClusterReflector::syncedAt(ResourceVersion rv, TimeUs now) {
     m_accounted = rv;
     if (lost.empty())
         return;
+    // RVs are etcd's revisions, one counter for every resource of the cluster: how many of
+    // those in the range were this resource's writes, if any, no client can tell. What is a fact
+    // is that the watch delivered nothing past the range's start and the list holds only the net
+    // effect of whatever happened in it.
     QStringList ranges;
     for (const RevisionRange& r : lost)
-        ranges << r.text();
+        ranges << (r.first == r.last ? QString::number(r.first)
+                                     : QStringLiteral("%1..%2").arg(r.first).arg(r.last));
     QStringList causes;
     for (const Trouble& t : m_troubles)
         causes << (t.count > 1 ? QStringLiteral("%1 x %2").arg(t.count).arg(t.what) : t.what);
@@ -632,9 +641,10 @@ void ClusterReflector::syncedAt(ResourceVersion rv, TimeUs now) {
     a.resource = m_config.resource.qualifiedName();
     a.watcher = m_config.id;
     a.rv = rv;
-    a.message = QStringLiteral("%1 of %2 not seen as events: relisted at %3 from %4%5; the list "
-                               "holds only their net effect")
-                    .arg(ranges.join(QStringLiteral(", ")), m_config.resource.qualifiedName())
+    a.message = QStringLiteral("events of %1 at RVs %2 (if any: RVs count every resource's "
+                               "writes) not received: relisted at %3 from %4%5; the list holds "
+                               "only their net effect")
+                    .arg(m_config.resource.qualifiedName(), ranges.join(QStringLiteral(", ")))
                     .arg(rv)
                     .arg(serverName(),
                          causes.isEmpty()

@@ -79,6 +79,10 @@ public:
     // The objects its store holds: the keys of its view (a list replaces them at its end).
     std::int64_t objects() const { return static_cast<std::int64_t>(m_presence.size()); }
     TimeUs lastEventAt() const { return m_lastEventAt; }
+    // The highest RV of a live event (not an initial one) it received, and when: an RV its
+    // resource's watch cache had an event at.
+    ResourceVersion highestEvent() const { return m_highestEvent; }
+    TimeUs highestEventAt() const { return m_highestEventAt; }
     // The server refused this client (401 or 403 on its LIST): it stopped and will not retry.
     const std::optional<ApiStatus>& rejected() const { return m_rejected; }
     // Every revision since the first sync, seen (a watch event, or a bookmark proving nothing
@@ -178,6 +182,8 @@ private:
     std::int64_t m_events = 0;
     int m_relists = 0;
     TimeUs m_lastEventAt = 0;
+    ResourceVersion m_highestEvent = 0;
+    TimeUs m_highestEventAt = 0;
     std::optional<ApiStatus> m_rejected;
 
     KeyPresence m_presence;

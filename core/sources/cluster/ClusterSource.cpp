@@ -137,6 +137,10 @@ QStringList ClusterSource::securityWarnings() const {
     return out;
 }
 
+QString ClusterSource::warning() const {
+    return m_consumer ? m_consumer->warnings().join(QStringLiteral("; ")) : QString();
+}
+
 QString ClusterSource::failure() const {
     return m_consumer ? m_consumer->failure() : QString();
 }

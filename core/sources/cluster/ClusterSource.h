@@ -40,6 +40,8 @@ public:
     TimeUs poll(Pipeline& pipeline) override;
     bool finished() const override;
     QString failure() const override;
+    // What was read only in part (a /metrics body over the size limit), once each.
+    QString warning() const override;
     QStringList securityWarnings() const override;
     QString state() const override;
     void close(Pipeline& pipeline) override;

@@ -422,4 +422,42 @@ const char* PrometheusTextParser::parseSample(std::string_view line, const Visit
     return nullptr;
 }
 
+std::string_view PrometheusTextParser::wholeFamilies(std::string_view cut) {
+    const std::size_t lastNewline = cut.rfind('\n');
+    if (lastNewline == std::string_view::npos)
+        return {};
+    const std::string_view lines = cut.substr(0, lastNewline + 1);
+    // The start of the line before the one starting at `at` (> 0).
+    const auto previousLine = [&](std::size_t at) -> std::size_t {
+        if (at < 2)
+            return 0;
+        const std::size_t newline = lines.rfind('\n', at - 2);
+        return newline == std::string_view::npos ? 0 : newline + 1;
+    };
+    // The family a "# HELP name ..." or "# TYPE name ..." line starting at `at` declares.
+    const auto declared = [&](std::size_t at) -> std::optional<std::string_view> {
+        const std::string_view line = lines.substr(at, lines.find('\n', at) - at);
+        if (!line.starts_with("# HELP ") && !line.starts_with("# TYPE "))
+            return std::nullopt;
+        const std::string_view rest = line.substr(7);
+        return rest.substr(0, rest.find(' '));
+    };
+    std::size_t start = lines.size();
+    std::optional<std::string_view> family;
+    while (start > 0 && !family) {
+        start = previousLine(start);
+        family = declared(start);
+    }
+    if (!family)
+        return lines; // no declarations: only the cut line goes
+    // The family's declaration lines just before (HELP before TYPE).
+    while (start > 0) {
+        const std::size_t before = previousLine(start);
+        if (declared(before) != family)
+            break;
+        start = before;
+    }
+    return lines.substr(0, start);
+}
+
 } // namespace ws

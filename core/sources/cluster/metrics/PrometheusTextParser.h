@@ -84,6 +84,11 @@ public:
     bool parse(std::string_view body, const Visitor& visit);
     // The same, collecting everything. nullopt (and *error, may be null) when nothing parsed.
     static std::optional<PrometheusText> parseAll(std::string_view body, QString* error);
+    // The start of a body that was cut at an arbitrary byte, up to the last family of which
+    // every line is there: the cut line and the family it belongs to (from its first "# HELP"
+    // or "# TYPE" line) are dropped, since the family's later samples are gone. A body without
+    // such lines loses the cut line only.
+    static std::string_view wholeFamilies(std::string_view cut);
 
     int samples() const { return m_samples; }
     int skippedLines() const { return m_skipped; }

@@ -187,6 +187,11 @@ WatchCacheMetrics WatchCacheMetrics::fromText(std::string_view body, QString* wa
 
     PrometheusTextParser parser;
     out.m_valid = parser.parse(body, [&](const PrometheusSampleView& s) {
+        if (s.name == "kubernetes_feature_enabled") {
+            if (const auto name = s.label("name"); name && !name->empty())
+                out.m_featureGates.insert(qs(*name), s.value != 0);
+            return;
+        }
         const Known* known = lookup(s.name);
         if (!known)
             return;
@@ -254,6 +259,32 @@ WatchCacheMetrics WatchCacheMetrics::fromText(std::string_view body, QString* wa
         r.resource = p.key;
         apply(r, p);
     }
+    return out;
+}
+
+WatchCacheMetrics WatchCacheMetrics::fromCutText(std::string_view start, QString* warning) {
+    const std::string_view whole = PrometheusTextParser::wholeFamilies(start);
+    QString parseWarning;
+    WatchCacheMetrics out = fromText(whole, &parseWarning);
+    if (!warning)
+        return out;
+    *warning = parseWarning;
+    if (!out.isValid())
+        return out;
+    // The first family not read: the one the cut went through.
+    std::string_view rest = start.substr(whole.size());
+    std::string_view lost;
+    if (rest.starts_with("# HELP ") || rest.starts_with("# TYPE ")) {
+        rest.remove_prefix(7);
+        lost = rest.substr(0, rest.find_first_of(" \n"));
+    }
+    const QString cut =
+        QStringLiteral("the body was cut at %1 bytes: read the %2 bytes before it%3")
+            .arg(start.size())
+            .arg(whole.size())
+            .arg(lost.empty() ? QString()
+                              : QStringLiteral(", families from %1 on not read").arg(qs(lost)));
+    *warning = parseWarning.isEmpty() ? cut : cut + QStringLiteral("; ") + parseWarning;
     return out;
 }
 

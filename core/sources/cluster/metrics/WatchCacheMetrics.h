@@ -77,6 +77,11 @@ public:
     // Parses the body (PrometheusTextParser). *warning (may be null) is cleared, or says how many
     // malformed lines were skipped, or, when isValid() is false, why the body is not metrics.
     static WatchCacheMetrics fromText(std::string_view body, QString* warning);
+    // The same for the start of a body the client stopped reading at a size limit: only the
+    // families of which every line is there are read (PrometheusTextParser::wholeFamilies),
+    // never the family or sample the cut went through. *warning says so (and names the first
+    // family lost) whenever the body is valid.
+    static WatchCacheMetrics fromCutText(std::string_view start, QString* warning);
 
     // False when the body was not the text format at all (nothing in it parsed).
     bool isValid() const { return m_valid; }
@@ -88,6 +93,9 @@ public:
     // apiserver_watch_events_total of servers that label it {group,version,kind}, summed over
     // versions: "Pod", "Deployment.apps".
     const QMap<QString, double>& watchEventsByKind() const { return m_watchEventsByKind; }
+    // kubernetes_feature_enabled{name,stage} of the same body: every feature gate of that
+    // kube-apiserver and whether it is on (1.26+; empty for older servers).
+    const QMap<QString, bool>& featureGates() const { return m_featureGates; }
     int samples() const { return m_samples; }
     int skippedLines() const { return m_skippedLines; }
 
@@ -105,6 +113,7 @@ public:
 private:
     QMap<QString, ResourceCacheMetrics> m_resources;
     QMap<QString, double> m_watchEventsByKind;
+    QMap<QString, bool> m_featureGates;
     MetricLabelScheme m_scheme = MetricLabelScheme::None;
     bool m_valid = false;
     int m_samples = 0;
