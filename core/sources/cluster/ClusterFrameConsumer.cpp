@@ -465,6 +465,7 @@ void ClusterFrameConsumer::snapshot(QVector<CacheSnapshot>& caches,
                                : 0.0;
             w.eventsReceived = refl->eventsReceived();
             w.relists = refl->relists();
+            w.httpRetries = refl->httpRetries();
             watchers.push_back(w);
         }
     }
