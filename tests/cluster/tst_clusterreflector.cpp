@@ -361,6 +361,48 @@ private slots:
         QCOMPARE(ok.reflector().relists(), 0);
     }
 
+    // A connection closed or reset before any answer: a GET LIST is retried after 1 s, a WATCH
+    // too from 0.22 (also on a timeout); any other transport failure reaches the reflector.
+    void closedBeforeAnswerIsRetried_data() {
+        QTest::addColumn<QString>("profile");
+        QTest::addColumn<bool>("watch");
+        QTest::addColumn<int>("error"); // HttpErrorKind
+        QTest::addColumn<bool>("retried");
+        const int closed = int(HttpErrorKind::ConnectionClosed);
+        QTest::newRow("0.34 list, closed") << "0.34" << false << closed << true;
+        QTest::newRow("0.16 list, closed") << "0.16" << false << closed << true;
+        QTest::newRow("0.34 list, timeout")
+            << "0.34" << false << int(HttpErrorKind::Timeout) << false;
+        QTest::newRow("0.34 list, refused")
+            << "0.34" << false << int(HttpErrorKind::ConnectionRefused) << false;
+        QTest::newRow("0.34 list, other") << "0.34" << false << int(HttpErrorKind::Other) << false;
+        QTest::newRow("0.21 watch, closed") << "0.21" << true << closed << false;
+        QTest::newRow("0.22 watch, closed") << "0.22" << true << closed << true;
+        QTest::newRow("0.35 watch, timeout")
+            << "0.35" << true << int(HttpErrorKind::Timeout) << true;
+    }
+    void closedBeforeAnswerIsRetried() {
+        QFETCH(QString, profile);
+        QFETCH(bool, watch);
+        QFETCH(int, error);
+        QFETCH(bool, retried);
+        Rig rig(profile);
+        if (watch && !rig.last().isWatch())
+            rig.answer(200, list(100));
+        const QString path = rig.last().request.pathAndQuery;
+        const std::size_t before = rig.sent.size();
+        rig.end(HttpErrorKind(error));
+        QCOMPARE(rig.reflector().httpRetries(), retried ? 1 : 0);
+        if (!retried) {
+            QVERIFY(rig.reflector().stateName().startsWith(QLatin1String("backoff")));
+            return;
+        }
+        QVERIFY(rig.anomalies.isEmpty());
+        QVERIFY(rig.waitForRequests(before + 1, seconds(2)));
+        QVERIFY(rig.lastGap() >= seconds(1));
+        QCOMPARE(rig.last().request.pathAndQuery, path);
+    }
+
     // A 410 storm (every watch expires at once): a successful LIST does not reset the backoff,
     // so the relists space out 0.8, 1.6, 3.2, 6.4 s (each up to twice that with jitter).
     void relistBackoffSurvivesSuccessfulLists() {

@@ -1,7 +1,8 @@
 // The cluster source against a scripted kube-apiserver (support/ScriptedApiServer.h) over a real
 // socket, for answers `serve` does not give: a 1.35 server whose etcd lacks progress
 // notifications (Debian's etcd 3.4.23) answers every watch-list with HTTP 200 and one ERROR
-// event, and a watch cache still initialising answers LISTs with 429 and Retry-After.
+// event, a watch cache still initialising answers LISTs with 429 and Retry-After, a connection
+// closed before any answer.
 
 #include "engine/Session.h"
 #include "sources/SourceFactory.h"
@@ -130,6 +131,37 @@ private slots:
         QCOMPARE(lists, 3);
         const WatcherSnapshot w = watcher(*session);
         QCOMPARE(w.httpRetries, 2);
+        QCOMPARE(w.relists, 0);
+        QCOMPARE(w.rv, ResourceVersion(1042));
+        session->stop();
+    }
+
+    // A LIST whose connection is closed before any answer (an apiserver going away, a load
+    // balancer) is sent again by the REST layer after 1 s; the reflector sees the LIST that
+    // succeeds.
+    void listClosedBeforeAnswerIsRetried() {
+        ScriptedApiServer api;
+        QString error;
+        QVERIFY2(api.listen(&error), qPrintable(error));
+        int lists = 0;
+        api.setHandler([&lists](const ScriptedApiServer::Request& r)
+                           -> std::optional<ScriptedApiServer::Reply> {
+            if (r.path != kCollection)
+                return std::nullopt;
+            if (r.isWatch())
+                return ScriptedApiServer::watch({});
+            if (++lists <= 2)
+                return ScriptedApiServer::hangUp();
+            ScriptedApiServer::Reply list;
+            list.chunks << kList;
+            return list;
+        });
+        auto session = startSession(api, QStringLiteral("0.34"));
+        QVERIFY(session);
+        QVERIFY2(QTest::qWaitFor([&] { return synced(*session); }, 10000),
+                 "the informer did not sync after the retried LISTs");
+        const WatcherSnapshot w = watcher(*session);
+        QVERIFY2(w.httpRetries >= 1, qPrintable(QString::number(w.httpRetries)));
         QCOMPARE(w.relists, 0);
         QCOMPARE(w.rv, ResourceVersion(1042));
         session->stop();

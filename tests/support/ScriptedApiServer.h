@@ -48,7 +48,13 @@ public:
         QList<QByteArray> chunks;                     // the body
         bool chunked = false;  // Transfer-Encoding: chunked, a chunk per entry (watches)
         bool keepOpen = false; // chunked: the stream stays open after its chunks
+        bool hangUp = false;   // no answer at all: the connection is closed (EOF)
     };
+    static Reply hangUp() {
+        Reply r;
+        r.hangUp = true;
+        return r;
+    }
     using Handler = std::function<std::optional<Reply>(const Request&)>;
 
     // A Status body as the apiserver encodes it (field order of metav1.Status).
@@ -140,6 +146,10 @@ private:
             std::optional<Reply> reply = m_handler ? m_handler(r) : std::nullopt;
             if (!reply)
                 reply = defaultReply(r);
+            if (reply->hangUp) {
+                socket->disconnectFromHost();
+                return;
+            }
             write(socket, *reply);
             if (reply->chunked && reply->keepOpen)
                 return; // the connection now carries the stream

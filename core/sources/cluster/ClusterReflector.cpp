@@ -250,6 +250,17 @@ void ClusterReflector::tick(TimeUs now) {
         m_cancel(m_server, m_request);
 }
 
+bool ClusterReflector::retriesTransportError(HttpErrorKind error) const {
+    // A GET LIST page (Request.Do) retries a connection reset or EOF before any answer (0.16/0.17
+    // only a reset: Qt reports both alike); a WATCH (Request.Watch, 0.22+) an EOF or a timeout.
+    if (m_phase == Phase::List)
+        return error == HttpErrorKind::ConnectionClosed && m_attempt < m_config.profile.listRetries;
+    if (m_phase == Phase::Watch)
+        return (error == HttpErrorKind::ConnectionClosed || error == HttpErrorKind::Timeout) &&
+               m_attempt < m_config.profile.watchRetries;
+    return false;
+}
+
 void ClusterReflector::onFrame(const Frame& frame, TimeUs now) {
     if (frame.connection != m_request)
         return; // a superseded request's late frames
@@ -505,6 +516,11 @@ ApiStatus ClusterReflector::statusFromBody(int httpStatus) const {
 void ClusterReflector::onEnd(HttpErrorKind error, const QString& message, TimeUs now) {
     const Phase phase = m_phase;
     m_request = -1;
+    if (!m_retrying && m_httpStatus == 0 && retriesTransportError(error)) {
+        // rest.Request gives such a failure an artificial "Retry-After: 1".
+        m_retrying = true;
+        m_retryAfter = seconds(1);
+    }
     if (m_retrying) {
         // The REST layer read the answer away; it sends the request again after Retry-After.
         m_retrying = false;

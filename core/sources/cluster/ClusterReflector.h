@@ -77,8 +77,9 @@ public:
     int serverIndex() const { return m_server; }
     std::int64_t eventsReceived() const { return m_events; }
     int relists() const { return m_relists; }
-    // Requests sent again by the REST layer after a 429/5xx with Retry-After (client-go's
-    // rest_client_request_retries_total): the reflector above never saw those answers.
+    // Requests sent again by the REST layer after a 429/5xx with Retry-After, or a connection
+    // closed before any answer (client-go's rest_client_request_retries_total): the reflector
+    // above never saw those answers.
     int httpRetries() const { return m_httpRetries; }
     std::int64_t objects() const { return static_cast<std::int64_t>(m_objects); }
     TimeUs lastEventAt() const { return m_lastEventAt; }
@@ -109,6 +110,8 @@ private:
                 TimeUs now);
     void onBody(const QByteArray& bytes, TimeUs now);
     void onEnd(HttpErrorKind error, const QString& message, TimeUs now);
+    // rest.Request sends the request in flight again after this transport failure (no answer).
+    bool retriesTransportError(HttpErrorKind error) const;
     void listFinished(TimeUs now);
     void listError(const ApiStatus& status, TimeUs now);
     void watchRequestError(const ApiStatus& status, TimeUs now);
