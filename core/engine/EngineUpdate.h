@@ -61,6 +61,9 @@ struct WatcherSnapshot {
     qint64 eventsReceived = 0;
     int relists = 0;
     int errors = 0; // failed lists, ERROR events, broken streams (WatcherStatus::errors)
+    // Requests the client's REST layer sent again after a 429/5xx with Retry-After, before the
+    // watcher saw an answer (client-go's rest_client_request_retries_total); cluster source only.
+    int httpRetries = 0;
     // Objects the watcher's store holds (an informer's keys); kUnknown where the source does not
     // keep a store for it.
     qint64 objects = kUnknown;

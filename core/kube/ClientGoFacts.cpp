@@ -83,6 +83,22 @@ Tri ClientGoFacts::backsOffBeforeRewatch() const {
     return atLeast(20);
 }
 
+Tri ClientGoFacts::sharesOneBackoff() const {
+    return atLeast(28);
+}
+
+Tri ClientGoFacts::resetsBackoffPeriodically() const {
+    return atLeast(36);
+}
+
+Tri ClientGoFacts::retriesListTenTimes() const {
+    return atLeast(19);
+}
+
+Tri ClientGoFacts::retriesWatchRequests() const {
+    return atLeast(22);
+}
+
 Tri ClientGoFacts::recognisesTooLarge(ServerFacts::TooLargeBody body) const {
     using Body = ServerFacts::TooLargeBody;
     switch (m_tooLarge) {

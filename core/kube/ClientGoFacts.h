@@ -43,6 +43,17 @@ public:
     // Before re-watching after "connection refused": 0.20+ back off (initConnBackoffManager,
     // 800 ms doubling to 30 s); 0.16-0.19 sleep a fixed 1 s.
     Tri backsOffBeforeRewatch() const;
+    // Relists and re-watches (and a watch-list's own retries) wait on one backoff manager
+    // (0.28+); 0.20-0.27 keep a second one, initConnBackoffManager, for the re-watches.
+    Tri sharesOneBackoff() const;
+    // The reflector's backoff starts over every 2 minutes (wait.Backoff.DelayWithReset, 0.36+);
+    // before, 2 minutes after the last wait (wait.ExponentialBackoffManager).
+    Tri resetsBackoffPeriodically() const;
+    // rest.Request retries a 429 or 5xx answer that carries Retry-After, waiting that long: a
+    // LIST (Request.Do) 9 times in 0.16-0.18 ("retries < 10"), 10 times from 0.19 (maxRetries);
+    // a WATCH (Request.Watch) 10 times from 0.22 (rest/with_retry.go), never before.
+    Tri retriesListTenTimes() const;
+    Tri retriesWatchRequests() const;
 
     static QString tooLargeRange(TooLarge recognition);
 

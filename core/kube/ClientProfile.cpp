@@ -90,7 +90,11 @@ std::optional<ClientProfile> ClientProfile::withWatchListClient(const QString& n
                          .arg(name);
         return std::nullopt;
     }
-    ClientProfile p; // 0.27+ behave like "current" on everything else modelled
+    // Everything else as that release without the gate.
+    std::optional<ClientProfile> base = fromName(name.chopped(suffix.size()), error);
+    if (!base)
+        return std::nullopt;
+    ClientProfile p = *base;
     p.name = name;
     p.watchList = true;
     p.watchListFallback =
@@ -172,6 +176,10 @@ std::optional<ClientProfile> ClientProfile::fromName(const QString& text, QStrin
     p.fixedRewatchSleep = facts.backsOffBeforeRewatch() == Tri::No;
     p.rewatchOnTooManyRequests = facts.rewatchesOn429() == Tri::Yes;
     p.watchList = facts.watchListByDefault() == Tri::Yes;
+    p.oneBackoffManager = facts.sharesOneBackoff() == Tri::Yes;
+    p.backoffResetsPeriodically = facts.resetsBackoffPeriodically() == Tri::Yes;
+    p.listRetries = facts.retriesListTenTimes() == Tri::Yes ? 10 : 9;
+    p.watchRetries = facts.retriesWatchRequests() == Tri::Yes ? 10 : 0;
     return p;
 }
 

@@ -61,6 +61,24 @@ struct ClientProfile {
     Backoff relistBackoff() const;
     // The wait before a re-watch after a refused watch request (and a 429 from 0.22).
     Backoff rewatchBackoff() const;
+    // From 0.28 the re-watches wait on the relist backoff itself (one backoffManager); 0.20-0.27
+    // keep rewatchBackoff() apart (initConnBackoffManager). The cluster reflector follows this;
+    // the simulated one keeps two.
+    bool oneBackoffManager = true;
+    // 0.36+: the backoff starts over every 2 minutes (Backoff::resetPeriodically); before, 2
+    // minutes after the last wait. The cluster reflector follows this; the simulated one does not.
+    bool backoffResetsPeriodically = true;
+
+    // rest.Request's own retries (rest/request.go, rest/with_retry.go): a 429 or 5xx answer with
+    // a Retry-After header is sent again after that many seconds, up to this many times, before
+    // the reflector sees it (0: it sees the first answer). A LIST page: 9 in 0.16-0.18, 10 from
+    // 0.19; a WATCH: 10 from 0.22, none before.
+    int listRetries = 10;
+    int watchRetries = 10;
+    // client-go's checkWait: the statuses a Retry-After makes worth retrying.
+    static bool retriesOnRetryAfter(int httpStatus) {
+        return httpStatus == 429 || httpStatus >= 500;
+    }
 
     // The RV of the next LIST (reflector.relistResourceVersion): "" after Expired/TooLarge,
     // "0" when never synced, else the last synced RV; 0.16 and 0.17.1+ always "0".

@@ -241,6 +241,7 @@ void TestWatcherTableModel::stateAndErrors() {
         watcher(QStringLiteral("informer-0"), QStringLiteral("pods"), 500, 40, WatcherState::Stuck);
     w.selector = QStringLiteral("spec.nodeName=node-3");
     w.errors = 4;
+    w.httpRetries = 3;
     w.detail = QStringLiteral("watching");
     model.applySnapshots({w});
     const auto cell = [&](int column, int role = Qt::DisplayRole) {
@@ -256,6 +257,9 @@ void TestWatcherTableModel::stateAndErrors() {
     QVERIFY(cell(WatcherTableModel::IdColumn, Qt::ToolTipRole)
                 .toString()
                 .contains(QStringLiteral("stuck")));
+    QVERIFY(cell(WatcherTableModel::IdColumn, Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("3 HTTP retries below the reflector")));
     QCOMPARE(model.headerData(WatcherTableModel::ErrorsColumn, Qt::Horizontal).toString(),
              QStringLiteral("Errors"));
     QCOMPARE(model.headerData(WatcherTableModel::SelectorColumn, Qt::Horizontal).toString(),

@@ -116,6 +116,10 @@ QVariant WatcherTableModel::data(const QModelIndex& index, int role) const {
             tip += tr(" (source: %1)").arg(w.detail);
         if (!w.selector.isEmpty())
             tip += tr("; selector %1").arg(w.selector);
+        if (w.httpRetries > 0)
+            tip += tr("; %1 HTTP retries below the reflector (Retry-After, or a connection "
+                      "closed before any answer)")
+                       .arg(w.httpRetries);
         return tip;
     }
     }

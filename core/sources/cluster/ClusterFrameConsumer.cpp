@@ -552,6 +552,7 @@ void ClusterFrameConsumer::snapshot(QVector<CacheSnapshot>& caches,
             w.lagSeconds = lag.known ? lag.seconds : double(WatcherSnapshot::kUnknown);
             w.eventsReceived = refl->eventsReceived();
             w.relists = refl->relists();
+            w.httpRetries = refl->httpRetries();
             w.objects = refl->objects();
             watchers.push_back(w);
         }

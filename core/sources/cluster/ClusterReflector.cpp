@@ -51,12 +51,15 @@ QString ClusterReflector::stateName() const {
     case State::Idle:
         return QStringLiteral("idle");
     case State::Listing:
-        return QStringLiteral("listing");
+        return m_resendAt >= 0 ? QStringLiteral("listing (Retry-After)")
+                               : QStringLiteral("listing");
     case State::Watching:
+        if (m_resendAt >= 0)
+            return QStringLiteral("watch request (Retry-After)");
         return m_awaitingInitialEnd ? QStringLiteral("initial events") : QStringLiteral("watching");
     case State::Backoff:
-        return m_next == Next::List ? QStringLiteral("backoff (relist)")
-                                    : QStringLiteral("backoff (rewatch)");
+        return m_next == Next::Watch ? QStringLiteral("backoff (rewatch)")
+                                     : QStringLiteral("backoff (relist)");
     case State::Stopped:
         return QStringLiteral("stopped");
     }
@@ -79,7 +82,11 @@ KeyId ClusterReflector::keyOf(const std::string& ns, const std::string& name, bo
 }
 
 void ClusterReflector::start(TimeUs now) {
-    startList(now);
+    if (m_config.profile.backoffResetsPeriodically) {
+        m_backoff.resetPeriodically(now);
+        m_rewatchBackoff.resetPeriodically(now);
+    }
+    startListAndWatch(now);
 }
 
 void ClusterReflector::stop(TimeUs now) {
@@ -92,15 +99,32 @@ void ClusterReflector::stop(TimeUs now) {
     m_state = State::Stopped;
 }
 
-void ClusterReflector::send(HttpRequest request, TimeUs now) {
+void ClusterReflector::send(HttpRequest request, TimeUs now, bool retry) {
     if (m_config.roams && m_config.servers.size() > 1)
         m_server = (m_server + 1) % static_cast<int>(m_config.servers.size());
     request.id = m_nextId();
     m_request = request.id;
     m_httpStatus = 0;
     m_errorBody.clear();
-    m_requestStart = now;
+    m_retrying = false;
+    m_resendAt = -1;
+    if (retry) {
+        // The watch's timeoutSeconds runs on the server from the request that got through.
+        if (m_phase == Phase::Watch)
+            m_watchDeadline = now + seconds(m_watchTimeout);
+    } else {
+        // A new request: its own retries. The watch's start (for "very short") is before them.
+        m_attempt = 0;
+        m_requestStart = now;
+    }
+    m_sent = request;
     m_submit(m_server, std::move(request));
+}
+
+Backoff& ClusterReflector::backoffFor(Next next) {
+    if (next == Next::ListAndWatch || m_config.profile.oneBackoffManager)
+        return m_backoff;
+    return m_rewatchBackoff; // 0.20-0.27's initConnBackoffManager, 0.16-0.19's fixed 1 s
 }
 
 void ClusterReflector::backoffThen(Next next, TimeUs now) {
@@ -110,14 +134,22 @@ void ClusterReflector::backoffThen(Next next, TimeUs now) {
     m_phase = Phase::None;
     m_state = State::Backoff;
     m_next = next;
-    m_retryAt = now + (next == Next::Watch ? m_rewatchBackoff : m_backoff).next(now, m_rng);
+    m_retrying = false;
+    m_resendAt = -1;
+    m_retryAt = now + backoffFor(next).next(now, m_rng);
+}
+
+void ClusterReflector::startListAndWatch(TimeUs now) {
+    // A watch-list client starts every ListAndWatch, relists included, with a watch-list
+    // (KEP-3157); a fallback to LIST lasts for that ListAndWatch only.
+    if (m_config.profile.watchList) {
+        startWatch(true, now);
+        return;
+    }
+    startList(now);
 }
 
 void ClusterReflector::startList(TimeUs now) {
-    if (m_config.profile.watchList && !m_watchListUnsupported && !m_everSynced) {
-        startWatch(now); // watch-list replaces the initial LIST (KEP-3157)
-        return;
-    }
     const auto listRv = m_config.profile.relistResourceVersion(m_lastSyncRv, m_rvUnavailable);
     m_listRvEmpty = listRv.empty;
     m_listRv = listRv.empty ? 0 : listRv.rv;
@@ -150,20 +182,23 @@ QByteArray ClusterReflector::accept() const {
                         m_config.resource);
 }
 
-void ClusterReflector::startWatch(TimeUs now) {
-    const bool watchList = m_config.profile.watchList && !m_watchListUnsupported && !m_everSynced;
+void ClusterReflector::startWatch(bool watchList, TimeUs now) {
     const auto timeout =
         static_cast<std::int64_t>(m_config.profile.watchTimeoutSecondsFrom(m_rng.uniform()));
     WatchRequest request;
     request.allowBookmarks = true;
     request.timeoutSeconds = timeout;
     request.sendInitialEvents = watchList;
-    request.rv = m_lastSyncRv;
-    request.rvEmpty = watchList && m_lastSyncRv == 0;
+    // A watch-list asks for reflector.rewatchResourceVersion: the last synced RV, "" before the
+    // first sync and after a 410 or a too-large RV.
+    request.rvEmpty = watchList && (m_rvUnavailable || m_lastSyncRv == 0);
+    request.rv = request.rvEmpty ? 0 : m_lastSyncRv;
+    if (watchList && m_everSynced)
+        ++m_relists;
     QUrlQuery q;
     q.addQueryItem(QStringLiteral("allowWatchBookmarks"), QStringLiteral("true"));
     if (!request.rvEmpty)
-        q.addQueryItem(QStringLiteral("resourceVersion"), QString::number(m_lastSyncRv));
+        q.addQueryItem(QStringLiteral("resourceVersion"), QString::number(request.rv));
     if (watchList) {
         q.addQueryItem(QStringLiteral("resourceVersionMatch"), QStringLiteral("NotOlderThan"));
         q.addQueryItem(QStringLiteral("sendInitialEvents"), QStringLiteral("true"));
@@ -178,10 +213,12 @@ void ClusterReflector::startWatch(TimeUs now) {
     m_phase = Phase::Watch;
     m_watchList = watchList;
     m_awaitingInitialEnd = watchList;
+    m_watchListError.reset();
     if (watchList)
         m_presence.beginList();
     m_watchHadError = false;
     m_watchEvents = 0;
+    m_watchTimeout = timeout;
     m_watchDeadline = now + seconds(timeout);
     m_streamFrom = m_lastSyncRv;
     m_splitter.reset();
@@ -196,15 +233,31 @@ void ClusterReflector::startWatch(TimeUs now) {
 
 void ClusterReflector::tick(TimeUs now) {
     if (m_state == State::Backoff && now >= m_retryAt) {
-        if (m_next == Next::List || !m_everSynced)
-            startList(now);
+        if (m_next == Next::WatchList)
+            startWatch(true, now);
+        else if (m_next == Next::Watch && m_everSynced)
+            startWatch(false, now);
         else
-            startWatch(now);
+            startListAndWatch(now);
     }
+    if ((m_state == State::Listing || m_state == State::Watching) && m_resendAt >= 0 &&
+        now >= m_resendAt)
+        send(m_sent, now, true);
     // The server ends the watch at timeoutSeconds; a server that does not is cut off a little
     // later, as client-go's request timeout would.
     if (m_state == State::Watching && m_request >= 0 && now > m_watchDeadline + seconds(5))
         m_cancel(m_server, m_request);
+}
+
+bool ClusterReflector::retriesTransportError(HttpErrorKind error) const {
+    // A GET LIST page (Request.Do) retries a connection reset or EOF before any answer (0.16/0.17
+    // only a reset: Qt reports both alike); a WATCH (Request.Watch, 0.22+) an EOF or a timeout.
+    if (m_phase == Phase::List)
+        return error == HttpErrorKind::ConnectionClosed && m_attempt < m_config.profile.listRetries;
+    if (m_phase == Phase::Watch)
+        return (error == HttpErrorKind::ConnectionClosed || error == HttpErrorKind::Timeout) &&
+               m_attempt < m_config.profile.watchRetries;
+    return false;
 }
 
 void ClusterReflector::onFrame(const Frame& frame, TimeUs now) {
@@ -216,7 +269,7 @@ void ClusterReflector::onFrame(const Frame& frame, TimeUs now) {
     case HttpFrameKind::ResponseHead: {
         HttpResponseHead head;
         if (decodeHttpRecord(frame.bytes, &head))
-            onHead(head.status, head.header("Content-Type"), now);
+            onHead(head.status, head.header("Content-Type"), head.header("Retry-After"), now);
         break;
     }
     case HttpFrameKind::BodyChunk:
@@ -232,8 +285,22 @@ void ClusterReflector::onFrame(const Frame& frame, TimeUs now) {
     }
 }
 
-void ClusterReflector::onHead(int status, const QByteArray& contentType, TimeUs) {
+void ClusterReflector::onHead(int status, const QByteArray& contentType,
+                              const QByteArray& retryAfter, TimeUs) {
     m_httpStatus = status;
+    if (m_phase == Phase::List || m_phase == Phase::Watch) {
+        // rest.Request's checkWait: a 429/5xx with a Retry-After in whole seconds is read away
+        // and sent again, up to its retry limit; the reflector sees only the last answer.
+        bool numeric = false;
+        const int wait = retryAfter.trimmed().toInt(&numeric);
+        const int limit =
+            m_phase == Phase::List ? m_config.profile.listRetries : m_config.profile.watchRetries;
+        if (numeric && ClientProfile::retriesOnRetryAfter(status) && m_attempt < limit) {
+            m_retrying = true;
+            m_retryAfter = seconds(std::max(0, wait));
+            return;
+        }
+    }
     if (m_phase == Phase::Watch)
         m_protoStream = wire::isProtobuf(contentType);
     if (m_phase == Phase::List && status == 200) {
@@ -269,6 +336,8 @@ void ClusterReflector::streamError(const QString& message, TimeUs now) {
 }
 
 void ClusterReflector::onBody(const QByteArray& bytes, TimeUs now) {
+    if (m_retrying)
+        return;
     if (m_httpStatus != 200) {
         // A Status body: small; keep a bounded amount.
         if (m_errorBody.size() < 64 * 1024)
@@ -285,7 +354,7 @@ void ClusterReflector::onBody(const QByteArray& bytes, TimeUs now) {
             m_hub.listFailed(m_hubId, now,
                              transportStatus(HttpErrorKind::ProtocolError, why)
                                  .toObserved(m_listRv, serverName()));
-            backoffThen(Next::List, now);
+            backoffThen(Next::ListAndWatch, now);
             return;
         }
         if (!m_listed.empty()) {
@@ -302,17 +371,27 @@ void ClusterReflector::onBody(const QByteArray& bytes, TimeUs now) {
     const bool ok = m_protoStream ? m_frames.feed(bytes.constData(), size, onEvent)
                                   : m_splitter.feed(bytes.constData(), size, onEvent);
     flushEvents(now);
+    if (m_watchListError) {
+        // handleListWatch returns the ERROR event's status at once, and stops the watch.
+        const ApiStatus status = *std::exchange(m_watchListError, std::nullopt);
+        m_cancel(m_server, m_request);
+        m_request = -1;
+        m_phase = Phase::None;
+        m_hub.watchClosed(m_hubId, now, WatchCloseReason::AfterError);
+        watchListFailed(status, now);
+        return;
+    }
     if (!ok) {
         streamError(QStringLiteral("malformed watch stream from %1: %2")
                         .arg(serverName(), m_protoStream ? m_frames.error() : m_splitter.error()),
                     now);
         m_hub.watchClosed(m_hubId, now, WatchCloseReason::Broken);
-        backoffThen(Next::List, now);
+        backoffThen(Next::ListAndWatch, now);
     }
 }
 
 void ClusterReflector::watchEvent(std::string_view bytes, TimeUs now) {
-    if (m_phase != Phase::Watch || m_state != State::Watching)
+    if (m_phase != Phase::Watch || m_state != State::Watching || m_watchListError)
         return;
     QString error;
     const bool decoded = m_protoStream ? m_protoDecoder.decode(bytes, &m_event, &error)
@@ -354,6 +433,7 @@ void ClusterReflector::watchEvent(std::string_view bytes, TimeUs now) {
         if (m_event.initialEventsEnd && m_awaitingInitialEnd) {
             m_awaitingInitialEnd = false;
             m_everSynced = true;
+            m_rvUnavailable = false;
             syncedAt(m_event.resourceVersion, now);
             m_streamFrom = m_event.resourceVersion;
             m_presence.endList();
@@ -361,18 +441,23 @@ void ClusterReflector::watchEvent(std::string_view bytes, TimeUs now) {
         } else if (!m_awaitingInitialEnd) {
             progressTo(m_event.resourceVersion);
         }
-        m_lastSyncRv = m_event.resourceVersion;
-        m_highest = std::max(m_highest, m_lastSyncRv);
+        // A watch-list's RV stays its own until the initial-events-end bookmark.
+        if (!m_awaitingInitialEnd)
+            m_lastSyncRv = m_event.resourceVersion;
+        m_highest = std::max(m_highest, m_event.resourceVersion);
         m_hub.watchProgress(m_hubId, now, m_event.resourceVersion, m_event.initialEventsEnd);
         break;
     case WatchEventType::Error:
         flushEvents(now);
-        m_watchHadError = true;
         noteTrouble(m_event.status);
         if (m_config.profile.watchExpiredRelistsFromEmpty &&
             m_config.profile.isExpired(m_event.status))
             m_rvUnavailable = true; // 0.17.0
         m_hub.watchError(m_hubId, now, m_event.status.toObserved(m_lastSyncRv, serverName()));
+        if (m_awaitingInitialEnd)
+            m_watchListError = m_event.status; // once the chunk is read (onBody)
+        else
+            m_watchHadError = true;
         break;
     }
 }
@@ -427,12 +512,25 @@ ApiStatus ClusterReflector::statusFromBody(int httpStatus) const {
 void ClusterReflector::onEnd(HttpErrorKind error, const QString& message, TimeUs now) {
     const Phase phase = m_phase;
     m_request = -1;
+    if (!m_retrying && m_httpStatus == 0 && retriesTransportError(error)) {
+        // rest.Request gives such a failure an artificial "Retry-After: 1".
+        m_retrying = true;
+        m_retryAfter = seconds(1);
+    }
+    if (m_retrying) {
+        // The REST layer read the answer away; it sends the request again after Retry-After.
+        m_retrying = false;
+        ++m_attempt;
+        ++m_httpRetries;
+        m_resendAt = now + m_retryAfter;
+        return;
+    }
     if (phase == Phase::List) {
         if (error != HttpErrorKind::None) {
             noteTrouble(transportStatus(error, message));
             m_hub.listFailed(m_hubId, now,
                              transportStatus(error, message).toObserved(m_listRv, serverName()));
-            backoffThen(Next::List, now);
+            backoffThen(Next::ListAndWatch, now);
             return;
         }
         if (m_httpStatus != 200) {
@@ -449,7 +547,7 @@ void ClusterReflector::onEnd(HttpErrorKind error, const QString& message, TimeUs
             m_hub.listFailed(m_hubId, now,
                              transportStatus(HttpErrorKind::ProtocolError, why)
                                  .toObserved(m_listRv, serverName()));
-            backoffThen(Next::List, now);
+            backoffThen(Next::ListAndWatch, now);
             return;
         }
         if (!m_listed.empty()) {
@@ -500,21 +598,28 @@ void ClusterReflector::onEnd(HttpErrorKind error, const QString& message, TimeUs
     else
         reason = WatchCloseReason::ServerClosed;
     m_hub.watchClosed(m_hubId, now, reason);
-    if (m_watchHadError || (m_awaitingInitialEnd && reason != WatchCloseReason::ClientTimeout)) {
+    if (m_watchHadError) {
         // A watch error ends ListAndWatch: back off, relist from the last synced RV.
-        backoffThen(Next::List, now);
+        backoffThen(Next::ListAndWatch, now);
         return;
     }
-    if (ClientProfile::isVeryShortWatch(now - m_requestStart, m_watchEvents)) {
+    const bool veryShort = ClientProfile::isVeryShortWatch(now - m_requestStart, m_watchEvents);
+    if (m_awaitingInitialEnd) {
+        // A watch-list that ended before its initial-events-end bookmark is opened again at
+        // once; a very short one is an error (ApiStatus code 0, no reason).
+        if (veryShort) {
+            watchListFailed(ApiStatus{}, now);
+            return;
+        }
+        startWatch(true, now);
+        return;
+    }
+    if (veryShort) {
         // "very short watch": an error, ListAndWatch returns and relists.
-        backoffThen(Next::List, now);
+        backoffThen(Next::ListAndWatch, now);
         return;
     }
-    if (!m_everSynced) {
-        startList(now);
-        return;
-    }
-    startWatch(now);
+    startWatch(false, now);
 }
 
 void ClusterReflector::listFinished(TimeUs now) {
@@ -528,8 +633,8 @@ void ClusterReflector::listFinished(TimeUs now) {
     m_presence.flush();
     m_list.reset();
     m_protoList.reset();
-    m_backoff.reset();
-    startWatch(now);
+    // No backoff reset here: client-go's backoff forgets its failures only with time.
+    startWatch(false, now);
 }
 
 void ClusterReflector::listError(const ApiStatus& status, TimeUs now) {
@@ -549,31 +654,54 @@ void ClusterReflector::listError(const ApiStatus& status, TimeUs now) {
         startList(now);
         return;
     }
-    backoffThen(Next::List, now);
+    backoffThen(Next::ListAndWatch, now);
 }
 
 void ClusterReflector::watchRequestError(const ApiStatus& status, TimeUs now) {
     const ClientProfile& p = m_config.profile;
-    if (!(m_watchList && status.code == 422))
-        noteTrouble(status);
     if (m_watchList && status.code == 422 && p.watchListFallsBackToList(status)) {
         // The server has no watch-list (gate off): client-go falls back to LIST, no anomaly.
-        m_watchListUnsupported = true;
         m_hub.watchClosed(m_hubId, now, WatchCloseReason::ClientCancelled);
+        m_awaitingInitialEnd = false;
         startList(now);
         return;
     }
+    noteTrouble(status);
     m_hub.watchError(m_hubId, now, status.toObserved(m_lastSyncRv, serverName()));
     m_hub.watchClosed(m_hubId, now, WatchCloseReason::AfterError);
-    if (m_watchList && p.watchListRetries(status) == ClientProfile::WatchListRetry::No &&
-        p.watchListFallsBackToList(status)) {
-        // client-go 0.29+ falls back to a LIST on any watch-list error it does not retry itself
-        // (0.27-0.28 only on the 422 above).
-        m_watchListUnsupported = true;
+    if (m_watchList) {
+        watchListFailed(status, now);
+        return;
     }
-    backoffThen(m_config.profile.rewatchesAfterWatchRequestError(status, m_everSynced) ? Next::Watch
-                                                                                       : Next::List,
+    backoffThen(p.rewatchesAfterWatchRequestError(status, m_everSynced) ? Next::Watch
+                                                                        : Next::ListAndWatch,
                 now);
+}
+
+void ClusterReflector::watchListFailed(const ApiStatus& status, TimeUs now) {
+    const ClientProfile& p = m_config.profile;
+    m_awaitingInitialEnd = false;
+    switch (p.watchListRetries(status)) {
+    case ClientProfile::WatchListRetry::AfterBackoff:
+        backoffThen(Next::WatchList, now);
+        return;
+    case ClientProfile::WatchListRetry::AtOnceWithEmptyRv:
+        if (!m_rvUnavailable) {
+            m_rvUnavailable = true;
+            startWatch(true, now);
+            return;
+        }
+        break; // RV="" cannot be too old or too large: not retried again
+    case ClientProfile::WatchListRetry::No:
+        break;
+    }
+    if (p.watchListFallsBackToList(status)) {
+        // 0.29+ on any error the loop does not retry, 0.27-0.28 on a 422 Invalid: a LIST and a
+        // WATCH in this ListAndWatch; the next one starts with a watch-list again.
+        startList(now);
+        return;
+    }
+    backoffThen(Next::ListAndWatch, now);
 }
 
 void ClusterReflector::progressTo(ResourceVersion rv) {

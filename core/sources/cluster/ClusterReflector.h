@@ -32,10 +32,11 @@ class KeyTable;
 
 // One informer's reflector against real apiservers over HTTP, with the semantics of a client-go
 // version (ClientProfile): LIST with the pager (500 a page, continue tokens), WATCH from the
-// list RV with bookmarks and a random timeoutSeconds in [300, 600), watch-list with the 422
-// fallback to LIST, the relist RV rules after 410/504, backoff. It only describes what it sees
-// to the detectors. With several apiservers it moves to the next one on every new connection,
-// as a client behind a load balancer does.
+// list RV with bookmarks and a random timeoutSeconds in [300, 600), a watch-list at the start of
+// every ListAndWatch of a watch-list client with its fallback to LIST for that cycle, the relist
+// RV rules after 410/504, backoff, and rest.Request's own Retry-After retries below all that. It
+// only describes what it sees to the detectors. With several apiservers it moves to the next one on
+// every new connection, as a client behind a load balancer does.
 //
 // Requests go out through `submit`; the frames of those requests come back through onFrame()
 // (the source routes them by request id). Runs on the session thread.
@@ -76,7 +77,12 @@ public:
     int serverIndex() const { return m_server; }
     std::int64_t eventsReceived() const { return m_events; }
     int relists() const { return m_relists; }
-    // The objects its store holds: the keys of its view (a list replaces them at its end).
+    // Requests sent again by the REST layer after a 429/5xx with Retry-After, or a connection
+    // closed before any answer (client-go's rest_client_request_retries_total): the reflector
+    // above never saw those answers.
+    int httpRetries() const { return m_httpRetries; }
+    // The objects its store holds: the keys of its view (a list or a watch-list's initial events
+    // replace them at their end).
     std::int64_t objects() const { return static_cast<std::int64_t>(m_presence.size()); }
     TimeUs lastEventAt() const { return m_lastEventAt; }
     // The highest RV of a live event (not an initial one) it received, and when: an RV its
@@ -93,19 +99,32 @@ public:
 
 private:
     enum class State { Idle, Listing, Watching, Backoff, Stopped };
-    enum class Next { List, Watch };
+    // After a backoff: a new ListAndWatch (watch-list or LIST), a re-watch, or the watch-list
+    // loop's own retry (a 429 or refused watch-list).
+    enum class Next { ListAndWatch, Watch, WatchList };
     enum class Phase { None, List, Watch };
 
+    // reflector.ListAndWatch: a watch-list for a watch-list client, else a LIST.
+    void startListAndWatch(TimeUs now);
     void startList(TimeUs now);
-    void startWatch(TimeUs now);
+    void startWatch(bool watchList, TimeUs now);
     void backoffThen(Next next, TimeUs now);
-    void send(HttpRequest request, TimeUs now);
-    void onHead(int status, const QByteArray& contentType, TimeUs now);
+    Backoff& backoffFor(Next next);
+    // retry: the REST layer sends the request in flight again (its attempt count goes on).
+    void send(HttpRequest request, TimeUs now, bool retry = false);
+    void onHead(int status, const QByteArray& contentType, const QByteArray& retryAfter,
+                TimeUs now);
     void onBody(const QByteArray& bytes, TimeUs now);
     void onEnd(HttpErrorKind error, const QString& message, TimeUs now);
+    // rest.Request sends the request in flight again after this transport failure (no answer).
+    bool retriesTransportError(HttpErrorKind error) const;
     void listFinished(TimeUs now);
     void listError(const ApiStatus& status, TimeUs now);
     void watchRequestError(const ApiStatus& status, TimeUs now);
+    // A watch-list ended before its initial-events-end bookmark with `status` (its request
+    // refused, an ERROR event, a very short stream): retried by the watch-list loop, a LIST in
+    // this ListAndWatch, or ListAndWatch returns the error.
+    void watchListFailed(const ApiStatus& status, TimeUs now);
     // One event as received: a JSON object, or a protobuf frame (m_protoStream).
     void watchEvent(std::string_view bytes, TimeUs now);
     void journalEvent(const ObservedEvent& o, std::string_view bytes, TimeUs now);
@@ -133,11 +152,11 @@ private:
     NextId m_nextId;
     SeededRandom m_rng;
     Backoff m_backoff;        // after ListAndWatch returned (ClientProfile::relistBackoff)
-    Backoff m_rewatchBackoff; // before a re-watch after a refused watch request
+    Backoff m_rewatchBackoff; // before a re-watch, 0.27 and older (oneBackoffManager)
     WatcherId m_hubId = -1;
     std::uint16_t m_journalWatcher = 0;
     State m_state = State::Idle;
-    Next m_next = Next::List;
+    Next m_next = Next::ListAndWatch;
     TimeUs m_retryAt = 0;
     int m_server = 0;
 
@@ -150,6 +169,15 @@ private:
     TimeUs m_watchDeadline = 0;
     bool m_watchHadError = false;
     std::int64_t m_watchEvents = 0;
+    std::int64_t m_watchTimeout = 0; // its timeoutSeconds
+
+    // rest.Request's retries of the request in flight.
+    HttpRequest m_sent;      // to send again
+    int m_attempt = 0;       // retries made so far
+    bool m_retrying = false; // this answer is a 429/5xx with Retry-After the REST layer retries
+    TimeUs m_retryAfter = 0; // its Retry-After
+    TimeUs m_resendAt = -1;  // >= 0: waiting to send m_sent again then
+    int m_httpRetries = 0;
 
     // LIST.
     // One of them, by the page's Content-Type.
@@ -173,12 +201,13 @@ private:
     std::vector<ObservedEvent> m_pending; // decoded, not yet reported (one chunk's worth)
     bool m_watchList = false;             // this watch is a watch-list (sendInitialEvents)
     bool m_awaitingInitialEnd = false;
+    // An ERROR event before the initial-events-end bookmark, acted on once the chunk is read.
+    std::optional<ApiStatus> m_watchListError;
 
     ResourceVersion m_lastSyncRv = 0;
     ResourceVersion m_highest = 0;
     bool m_everSynced = false;
     bool m_rvUnavailable = false;
-    bool m_watchListUnsupported = false; // the server said 422: LIST from now on
     std::int64_t m_events = 0;
     int m_relists = 0;
     TimeUs m_lastEventAt = 0;

@@ -31,6 +31,9 @@ enum class HttpErrorKind : std::uint16_t {
     Cancelled = 5,
     ProtocolError = 6,
     Other = 7,
+    // The connection was closed (EOF) or reset before any response: what Go's net/http reports
+    // as EOF or "connection reset by peer" (Qt tells the two apart no more than that).
+    ConnectionClosed = 8,
 };
 
 // "connection-refused", "tls", ...: for logs and test messages.
@@ -52,6 +55,8 @@ inline QString httpErrorKindName(HttpErrorKind kind) {
         return QStringLiteral("protocol-error");
     case HttpErrorKind::Other:
         return QStringLiteral("other");
+    case HttpErrorKind::ConnectionClosed:
+        return QStringLiteral("connection-closed");
     }
     return QStringLiteral("unknown");
 }

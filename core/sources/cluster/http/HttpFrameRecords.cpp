@@ -94,7 +94,7 @@ bool decodeHttpRecord(const QByteArray& bytes, HttpResponseEnd* record) {
     quint16 error = 0;
     HttpResponseEnd r;
     versioned(in) >> error >> r.message;
-    if (!complete(in) || error > quint16(HttpErrorKind::Other))
+    if (!complete(in) || error > quint16(HttpErrorKind::ConnectionClosed))
         return false;
     r.error = HttpErrorKind(error);
     *record = std::move(r);

@@ -422,11 +422,12 @@ std::pair<HttpErrorKind, QString> HttpTransportWorker::outcome(const Request& r)
                 QStringLiteral("TLS handshake with %1 failed: %2").arg(endpoint, reason)};
     }
     case QNetworkReply::RemoteHostClosedError:
-        return {
-            HttpErrorKind::Other,
-            r.headSeen
-                ? QStringLiteral("%1 closed the connection before the response ended").arg(endpoint)
-                : QStringLiteral("%1 closed the connection without answering").arg(endpoint)};
+        if (r.headSeen)
+            return {
+                HttpErrorKind::Other,
+                QStringLiteral("%1 closed the connection before the response ended").arg(endpoint)};
+        return {HttpErrorKind::ConnectionClosed,
+                QStringLiteral("%1 closed the connection without answering").arg(endpoint)};
     case QNetworkReply::ProxyConnectionRefusedError:
         return {HttpErrorKind::ConnectionRefused,
                 QStringLiteral("connection refused by the proxy for %1").arg(endpoint)};
