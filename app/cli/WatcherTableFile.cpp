@@ -36,6 +36,7 @@ bool WatcherTableFile::write(const QString& path, const QVector<WatcherSnapshot>
             {QStringLiteral("events"), w.eventsReceived},
             {QStringLiteral("relists"), w.relists},
             {QStringLiteral("errors"), w.errors},
+            {QStringLiteral("http_retries"), w.httpRetries},
         };
         // Empty and unknown values are left out rather than written as "" or -1.
         if (!w.apiserver.isEmpty())

@@ -9,7 +9,7 @@ namespace ws {
 
 // `--watchers FILE.jsonl`: the watcher table as the session ended, one JSON object per watcher
 // (id, resource, apiserver, selector, profile, state, detail, rv, lag, events, relists, errors,
-// objects), so a script can compare an informer's final store with `kubectl get`.
+// HTTP retries, objects), so a script can compare an informer's final store with `kubectl get`.
 class WatcherTableFile {
 public:
     // Whether `path` can be written (its folder exists and takes files); *error says why not.
