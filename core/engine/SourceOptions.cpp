@@ -2,6 +2,8 @@
 
 #include "util/Duration.h"
 
+#include <QRegularExpression>
+
 namespace ws {
 
 namespace {
@@ -51,6 +53,10 @@ SourceOptions::SourceOptions(QCommandLineParser& parser)
              QStringLiteral("List and watch encoding: json (default), or protobuf for built-in "
                             "resources as client-go's typed clients ask."),
              QStringLiteral("json|protobuf")),
+      m_namespace(QStringLiteral("namespace"),
+                  QStringLiteral("List and watch namespaced resources in this namespace only, as "
+                                 "kubectl -n (cluster-scoped ones are left out)."),
+                  QStringLiteral("NS")),
       m_auditLog(QStringLiteral("audit-log"), QStringLiteral("kube-apiserver audit logs."),
                  QStringLiteral("PATH[,PATH...]")),
       m_follow(QStringLiteral("follow"), QStringLiteral("Keep reading a growing audit log.")),
@@ -63,9 +69,10 @@ SourceOptions::SourceOptions(QCommandLineParser& parser)
       m_keepSecrets(QStringLiteral("keep-secrets"),
                     QStringLiteral("Keep the values of Secrets as received, in the session and "
                                    "its capture (default: replaced by salted digests).")) {
-    parser.addOptions({m_scenario, m_speed, m_seed, m_etcd, m_prefix, m_cacert, m_cert, m_key,
-                       m_kubeconfig, m_context, m_server, m_clientGo, m_minWatchTimeout, m_wire,
-                       m_auditLog, m_follow, m_resources, m_duration, m_keepSecrets});
+    parser.addOptions(
+        {m_scenario,  m_speed,      m_seed,    m_etcd,      m_prefix,   m_cacert,          m_cert,
+         m_key,       m_kubeconfig, m_context, m_server,    m_clientGo, m_minWatchTimeout, m_wire,
+         m_namespace, m_auditLog,   m_follow,  m_resources, m_duration, m_keepSecrets});
 }
 
 int SourceOptions::sourcesGiven() const {
@@ -145,6 +152,25 @@ std::optional<SourceSpec> SourceOptions::spec(bool scenarioByDefault, QString* e
             return std::nullopt;
         }
         s.protobufWire = v == QLatin1String("protobuf");
+    }
+
+    if (m_parser.isSet(m_namespace)) {
+        if (s.kind != SourceSpec::Kind::Kubeconfig && s.kind != SourceSpec::Kind::Server) {
+            *error = QStringLiteral("--namespace only applies to --kubeconfig and --server");
+            return std::nullopt;
+        }
+        // A DNS label, as a namespace's name must be: anything else could not name one, and a
+        // '/' or '?' would change the request's path.
+        static const QRegularExpression label(
+            QStringLiteral("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$"));
+        const QString ns = m_parser.value(m_namespace);
+        if (!label.match(ns).hasMatch()) {
+            *error = QStringLiteral("--namespace: '%1' is not a namespace name (lower-case "
+                                    "letters, digits and '-', at most 63)")
+                         .arg(ns);
+            return std::nullopt;
+        }
+        s.namespaceScope = ns;
     }
 
     if (m_parser.isSet(m_duration)) {

@@ -38,11 +38,15 @@ QString SourceSpec::describe() const {
         return d;
     }
     case Kind::Kubeconfig:
-        return QStringLiteral("kubeconfig %1%2")
-            .arg(kubeconfig,
-                 context.isEmpty() ? QString() : QStringLiteral(", context ") + context);
+        return QStringLiteral("kubeconfig %1%2%3")
+            .arg(kubeconfig, context.isEmpty() ? QString() : QStringLiteral(", context ") + context,
+                 namespaceScope.isEmpty() ? QString()
+                                          : QStringLiteral(", namespace ") + namespaceScope);
     case Kind::Server:
-        return QStringLiteral("apiserver %1").arg(servers.join(QLatin1Char(',')));
+        return QStringLiteral("apiserver %1%2")
+            .arg(servers.join(QLatin1Char(',')),
+                 namespaceScope.isEmpty() ? QString()
+                                          : QStringLiteral(", namespace ") + namespaceScope);
     case Kind::AuditLog:
         return QStringLiteral("audit log %1").arg(auditLogs.join(QLatin1Char(',')));
     case Kind::Capture:

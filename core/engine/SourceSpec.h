@@ -52,6 +52,9 @@ struct SourceSpec {
     // Kubeconfig / Server: --wire protobuf, lists and watches of built-in resources ask for
     // protobuf (ClientProfile::protobufWire); default JSON.
     bool protobufWire = false;
+    // Kubeconfig / Server: --namespace, every LIST and WATCH of a namespaced resource in this
+    // namespace (as kubectl -n), cluster-scoped resources left out; empty: the whole cluster.
+    QString namespaceScope;
     QStringList auditLogs; // AuditLog
     bool follow = false;   // AuditLog: keep reading a growing file
     // Live sources: keep the values of Secrets as received (default: each becomes a salted

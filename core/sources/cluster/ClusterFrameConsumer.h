@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ClusterReflector.h"
+#include "ClusterScope.h"
 #include "engine/EngineUpdate.h"
 #include "engine/Source.h"
 #include "http/HttpFrameKind.h"
@@ -16,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <vector>
 
 namespace ws {
@@ -56,14 +58,16 @@ public:
     static constexpr std::uint16_t kTickKind = 9; // after HttpFrameKind's 1..4
 
     ClusterFrameConsumer(std::vector<ClusterServerInfo> servers, QStringList wantedResources,
-                         ClientProfile profile, Pipeline& pipeline, ClusterRequestSink* sink);
+                         ClusterScope scope, ClientProfile profile, Pipeline& pipeline,
+                         ClusterRequestSink* sink);
     ~ClusterFrameConsumer();
     ClusterFrameConsumer(const ClusterFrameConsumer&) = delete;
     ClusterFrameConsumer& operator=(const ClusterFrameConsumer&) = delete;
 
     // What a capture's header keeps to build this consumer again (docs/capture-format.md).
     static QJsonObject replayInfo(const std::vector<ClusterServerInfo>& servers,
-                                  const QStringList& wantedResources, const ClientProfile& profile);
+                                  const QStringList& wantedResources, const ClusterScope& scope,
+                                  const ClientProfile& profile);
     // The consumer a capture's replay info describes; nullptr and one line when it is damaged.
     static std::unique_ptr<ClusterFrameConsumer> fromReplayInfo(const QJsonObject& info,
                                                                 Pipeline& pipeline, QString* error);
@@ -79,6 +83,10 @@ public:
     TimeUs time() const { return m_time; }
     bool closed() const { return m_closed; }
     QString failure() const { return m_failure; }
+    // What the session goes on without, one line each as it became known: group-versions
+    // discovery could not read, resources left out or forbidden, resources watched in the
+    // context's namespace instead. Only grows.
+    const QStringList& warnings() const { return m_warnings; }
     bool reflectorsStarted() const { return m_reflectorsStarted; }
     const QString& profileName() const { return m_profile.name; }
     QStringList resources() const;
@@ -118,7 +126,15 @@ private:
     void reportConsistencyFailures(const Server& s, const WatchCacheMetrics& now);
     void onDiscoveryProgress(int server);
     void startReflectors();
+    void addReflector(const ResourceInfo& resource, int server, bool roams, const QString& ns);
+    // Forbidden resources: watched in the context's namespace instead where that may help, told
+    // one line each once every informer had its first answer, or the session's end when every
+    // informer was refused.
     void checkRejected();
+    bool settled() const;
+    // Whether the informer is one the user sees (not one a namespaced informer replaced).
+    bool shown(std::size_t reflector) const { return !m_replaced[reflector]; }
+    void warn(const QString& line);
     void sample(TimeUs t);
     // The highest RV any reflector of `resource` has seen: the cluster's head as far as known.
     ResourceVersion highestSeen(const QString& resource) const;
@@ -126,10 +142,19 @@ private:
 
     std::vector<Server> m_servers;
     QStringList m_wanted;
+    ClusterScope m_scope;
     ClientProfile m_profile;
     Pipeline& m_pipeline;
     ClusterRequestSink* m_sink;
     std::vector<std::unique_ptr<ClusterReflector>> m_reflectors;
+    std::vector<bool>
+        m_replaced;           // per reflector: forbidden cluster-wide, a namespaced one took over
+    std::set<QString> m_told; // watcher names whose refusal was told
+    QStringList m_fellBack;   // resources watched in the fallback namespace, not told yet
+    std::uint64_t m_nextSeed = 1;
+    TimeUs m_reflectorsStartedAt = 0;
+    bool m_settledOnce = false;
+    QStringList m_warnings;
     std::map<int, Pending> m_pending;
     std::vector<Frame> m_due; // consumed since the last tick
     std::vector<ResourceInfo> m_chosen;

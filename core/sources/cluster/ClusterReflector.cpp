@@ -64,7 +64,7 @@ QString ClusterReflector::stateName() const {
 }
 
 QString ClusterReflector::collectionPath() const {
-    return m_config.resource.collectionPath();
+    return m_config.resource.collectionPath(m_config.ns);
 }
 
 KeyId ClusterReflector::keyOf(const std::string& ns, const std::string& name, bool present) {
@@ -354,6 +354,7 @@ void ClusterReflector::watchEvent(std::string_view bytes, TimeUs now) {
         if (m_event.initialEventsEnd && m_awaitingInitialEnd) {
             m_awaitingInitialEnd = false;
             m_everSynced = true;
+            m_answered = true;
             syncedAt(m_event.resourceVersion, now);
             m_streamFrom = m_event.resourceVersion;
             m_presence.endList();
@@ -523,6 +524,7 @@ void ClusterReflector::listFinished(TimeUs now) {
     m_highest = std::max(m_highest, m_listRv);
     m_objects = static_cast<std::size_t>(m_listItems);
     m_everSynced = true;
+    m_answered = true;
     m_rvUnavailable = false;
     m_hub.listCompleted(m_hubId, now, m_listRv, m_listItems);
     m_presence.endList();
@@ -534,6 +536,7 @@ void ClusterReflector::listFinished(TimeUs now) {
 }
 
 void ClusterReflector::listError(const ApiStatus& status, TimeUs now) {
+    m_answered = true;
     noteTrouble(status);
     m_hub.listFailed(m_hubId, now, status.toObserved(m_lastSyncRv, serverName()));
     if (status.code == 401 || status.code == 403) {

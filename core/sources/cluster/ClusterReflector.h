@@ -44,6 +44,7 @@ public:
     struct Config {
         QString id; // watcher id shown to users: "informer/configmaps@apiserver-1"
         ResourceInfo resource;
+        QString ns; // lists and watches in this namespace; empty: the whole cluster
         ClientProfile profile;
         QStringList servers; // names, one per transport index
         int firstServer = 0;
@@ -80,6 +81,9 @@ public:
     TimeUs lastEventAt() const { return m_lastEventAt; }
     // The server refused this client (401 or 403 on its LIST): it stopped and will not retry.
     const std::optional<ApiStatus>& rejected() const { return m_rejected; }
+    // The server answered a LIST (objects or an error) or a watch-list's initial events: what
+    // the informer may do is known. A refused watch-list is not that answer: a LIST follows.
+    bool answered() const { return m_answered; }
     // Every revision since the first sync, seen (a watch event, or a bookmark proving nothing
     // of this resource happened up to its RV) or lost (a relist past what the watch had
     // delivered, reported as a revision-gap). Revisions of other resources between two events
@@ -179,6 +183,7 @@ private:
     int m_relists = 0;
     TimeUs m_lastEventAt = 0;
     std::optional<ApiStatus> m_rejected;
+    bool m_answered = false;
 
     KeyPresence m_presence;
     std::string m_keyPrefix;      // "/registry/configmaps/"

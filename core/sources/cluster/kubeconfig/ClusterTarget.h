@@ -30,8 +30,9 @@ struct ClusterTarget {
     QString context; // names from the kubeconfig; empty when built from --server alone
     QString cluster;
     QString user;
-    QUrl server; // https://host:port[/path]
-    QString defaultNamespace;
+    QUrl server;                 // https://host:port[/path]
+    QString defaultNamespace;    // the context's namespace, "default" when it names none
+    bool namespaceNamed = false; // the context names defaultNamespace itself
 
     QByteArray certificateAuthorityPem; // empty: the system's CAs
     bool insecureSkipTlsVerify = false;

@@ -346,6 +346,7 @@ std::optional<ClusterTarget> Kubeconfig::resolveContext(const QString& context,
     t.cluster = ctx.fields.value(QStringLiteral("cluster"));
     t.user = ctx.fields.value(QStringLiteral("user"));
     t.defaultNamespace = contextNamespace(name);
+    t.namespaceNamed = !ctx.fields.value(QStringLiteral("namespace")).isEmpty();
     auto fail = [&](const QString& file, const QString& what) {
         *error = QStringLiteral("kubeconfig %1: %2").arg(file, what);
         return std::nullopt;
