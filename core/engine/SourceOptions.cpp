@@ -2,8 +2,6 @@
 
 #include "util/Duration.h"
 
-#include <QRegularExpression>
-
 namespace ws {
 
 namespace {
@@ -159,15 +157,9 @@ std::optional<SourceSpec> SourceOptions::spec(bool scenarioByDefault, QString* e
             *error = QStringLiteral("--namespace only applies to --kubeconfig and --server");
             return std::nullopt;
         }
-        // A DNS label, as a namespace's name must be: anything else could not name one, and a
-        // '/' or '?' would change the request's path.
-        static const QRegularExpression label(
-            QStringLiteral("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$"));
         const QString ns = m_parser.value(m_namespace);
-        if (!label.match(ns).hasMatch()) {
-            *error = QStringLiteral("--namespace: '%1' is not a namespace name (lower-case "
-                                    "letters, digits and '-', at most 63)")
-                         .arg(ns);
+        if (const QString problem = SourceSpec::namespaceProblem(ns); !problem.isEmpty()) {
+            *error = QStringLiteral("--namespace: %1").arg(problem);
             return std::nullopt;
         }
         s.namespaceScope = ns;

@@ -1,5 +1,7 @@
 #include "SourceSpec.h"
 
+#include <QRegularExpression>
+
 namespace ws {
 
 QString SourceSpec::kindName(Kind kind) {
@@ -18,6 +20,15 @@ QString SourceSpec::kindName(Kind kind) {
         return QStringLiteral("capture");
     }
     return {};
+}
+
+QString SourceSpec::namespaceProblem(const QString& ns) {
+    static const QRegularExpression label(QStringLiteral("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$"));
+    if (label.match(ns).hasMatch())
+        return {};
+    return QStringLiteral("'%1' is not a namespace name (lower-case letters, digits and '-', at "
+                          "most 63)")
+        .arg(ns);
 }
 
 QString SourceSpec::describe() const {

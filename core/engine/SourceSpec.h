@@ -75,6 +75,10 @@ struct SourceSpec {
     // /registry/".
     QString describe() const;
     static QString kindName(Kind kind);
+    // Why `ns` cannot name a namespace (one line), or empty when it can: a DNS label, as a
+    // namespace's name must be; anything else (a '/' or '?' would change a request's path) is
+    // refused before it reaches a URL.
+    static QString namespaceProblem(const QString& ns);
 };
 
 } // namespace ws
