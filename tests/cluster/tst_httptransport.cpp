@@ -11,6 +11,7 @@
 #include "support/TestPki.h"
 
 #include <QElapsedTimer>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -693,6 +694,35 @@ private slots:
         QCOMPARE(h.head(2)->status, 401);
         QCOMPARE(h.end(2).error, HttpErrorKind::None);
         QVERIFY2(h.body(2).contains("Unauthorized"), h.body(2).constData());
+    }
+
+    // kubeconfig as, as-uid, as-groups, as-user-extra: client-go's Impersonate-* headers on
+    // every request, the extra key escaped as client-go escapes it.
+    void impersonationHeaders() {
+        test::HttpFixtureServer server;
+        QVERIFY(startServer(server, {QStringLiteral("--token"), kStaticToken}));
+        ClusterTarget t = targetFor(server.url());
+        t.token = kStaticToken;
+        t.impersonate.user = QStringLiteral("jane");
+        t.impersonate.uid = QStringLiteral("u-42");
+        t.impersonate.groups = {QStringLiteral("auditors")};
+        t.impersonate.extra = {{QStringLiteral("acme.com/project"), {QStringLiteral("blue")}},
+                               {QStringLiteral("scopes"), {QStringLiteral("view")}}};
+        Harness h(t);
+        QVERIFY(h.start());
+        h.submit(1, QStringLiteral("/api/echo"));
+        QVERIFY(h.waitEnded(1));
+        QCOMPARE(h.head(1)->status, 200);
+        QStringList seen;
+        for (const QJsonValue& pair : h.json(1).value("impersonate").toArray())
+            seen << pair.toArray().at(0).toString().toLower() + u'=' +
+                        pair.toArray().at(1).toString();
+        seen.sort();
+        QCOMPARE(seen, (QStringList{QStringLiteral("impersonate-extra-acme.com%2fproject=blue"),
+                                    QStringLiteral("impersonate-extra-scopes=view"),
+                                    QStringLiteral("impersonate-group=auditors"),
+                                    QStringLiteral("impersonate-uid=u-42"),
+                                    QStringLiteral("impersonate-user=jane")}));
     }
 
     void tokenFileIsReadAtEachRequest() {
