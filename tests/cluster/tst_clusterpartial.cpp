@@ -232,6 +232,8 @@ private slots:
 
     // A user whose rights end at the context's namespace: each resource forbidden cluster-wide
     // is listed and watched there instead (one line says so), the cluster-scoped one is told.
+    // Told within seconds although the watch-list of gadgets there only ever gets an in-stream
+    // ERROR: a watch the server let through is not a refusal to wait for.
     void namespaceUserFallsBackToTheContextNamespace() {
         const Run r = record({QStringLiteral("--kubeconfig"),
                               kubeconfig(QStringLiteral("t-team"), QStringLiteral("team-a"))});

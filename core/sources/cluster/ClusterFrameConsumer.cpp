@@ -223,6 +223,7 @@ void ClusterFrameConsumer::checkRejected() {
     if (!settled())
         return;
     if (!m_fellBack.isEmpty()) {
+        m_fellBack.sort();
         warn(QStringLiteral("forbidden at the cluster scope, so listed and watched in namespace "
                             "%1 (the context's) instead: %2")
                  .arg(m_scope.forbiddenFallback, m_fellBack.join(QStringLiteral(", "))));

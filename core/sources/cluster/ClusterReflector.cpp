@@ -234,6 +234,10 @@ void ClusterReflector::onFrame(const Frame& frame, TimeUs now) {
 
 void ClusterReflector::onHead(int status, const QByteArray& contentType, TimeUs) {
     m_httpStatus = status;
+    // Past authorization: whatever the stream then holds (an in-stream ERROR of a watch-list
+    // the storage cannot serve), this informer is not refused.
+    if (status == 200)
+        m_answered = true;
     if (m_phase == Phase::Watch)
         m_protoStream = wire::isProtobuf(contentType);
     if (m_phase == Phase::List && status == 200) {

@@ -81,8 +81,8 @@ public:
     TimeUs lastEventAt() const { return m_lastEventAt; }
     // The server refused this client (401 or 403 on its LIST): it stopped and will not retry.
     const std::optional<ApiStatus>& rejected() const { return m_rejected; }
-    // The server answered a LIST (objects or an error) or a watch-list's initial events: what
-    // the informer may do is known. A refused watch-list is not that answer: a LIST follows.
+    // The server answered a LIST (200 or an error) or let a watch through (200): whether the
+    // informer is refused is known. A refused watch-list is not that answer: a LIST follows.
     bool answered() const { return m_answered; }
     // Every revision since the first sync, seen (a watch event, or a bookmark proving nothing
     // of this resource happened up to its RV) or lost (a relist past what the watch had
