@@ -180,6 +180,10 @@ private slots:
             1);
         QCOMPARE(matching(r, {QStringLiteral("reset.example.com/v1")}).size(), 1);
         QCOMPARE(r.warnings.size(), 3);
+        for (const QString& w : r.warnings) // the endpoint once, at the start
+            QVERIFY2(w.startsWith(m_server.url(QStringLiteral("https"))) &&
+                         w.count(m_server.url(QStringLiteral("https"))) == 1,
+                     qPrintable(w));
         const QStringList requests = listsAndWatches(r);
         auto asked = [&](const QString& path) {
             return !requests.filter(QStringLiteral("GET ") + path + u'?').isEmpty();

@@ -69,8 +69,8 @@ bool ApiDiscovery::onFrame(const Frame& frame) {
 
 QString ApiDiscovery::whyFailed(const Request& r, HttpErrorKind error,
                                 const QString& message) const {
-    if (error != HttpErrorKind::None)
-        return message;
+    if (error != HttpErrorKind::None) // the line names the endpoint once
+        return message.startsWith(m_endpoint + u' ') ? message.mid(m_endpoint.size() + 1) : message;
     QString why;
     const auto status =
         parseStatusJson(std::string_view(r.response.body.constData(),
