@@ -416,10 +416,16 @@ int CliApp::runSession(const SourceSpec& spec, const SessionOutputs& outputs, co
     TimeUs endedAt = 0;
     FlowStats flow;
     QVector<WatcherSnapshot> lastWatchers;
+    qsizetype warningsPrinted = 0; // the sources' session warnings, each printed once
     const StopSignals stopSignals(*session);
     const bool ok = session->runHere(
         [&](const EngineUpdate& u) {
             anomalyCount += u.anomalies.size();
+            for (; warningsPrinted < u.warnings.size(); ++warningsPrinted)
+                err() << (progress ? QStringLiteral("\r%1\r").arg(QString(79, u' ')) : QString())
+                      << QStringLiteral("watchscope-cli: warning: %1\n")
+                             .arg(u.warnings[warningsPrinted])
+                      << Qt::flush;
             // A file that failed says so at once; the session goes on without it.
             if (!u.flow.fileError.isEmpty() && flow.fileError.isEmpty())
                 err() << (progress ? "\n" : "")

@@ -20,6 +20,7 @@ MergeDrops mergeUpdate(EngineUpdate& older, EngineUpdate&& newer, const MergeLim
     older.resources = std::move(newer.resources);
     older.versions = std::move(newer.versions);
     older.accounts = std::move(newer.accounts);
+    older.warnings = std::move(newer.warnings);
     // Anomalies dropped before newer's first come after older's: all of older's before them
     // are gone too, as far as the consumer can tell they are "missing before the batch".
     if (newer.missingAnomalies > 0) {

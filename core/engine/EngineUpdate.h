@@ -134,6 +134,8 @@ struct EngineUpdate {
     // Every live source's revision accounts as they are now (a snapshot: the newer update's
     // win), so that the window shows what the CLI prints at the end without asking a source.
     QVector<SourceRevisionAccount> accounts;
+    // Every source's sessionWarnings() as they are now (a snapshot: the newer update's win).
+    QStringList warnings;
 };
 
 // How much a merged update may hold, whatever the time the consumer takes to take it: past

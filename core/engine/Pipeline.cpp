@@ -200,6 +200,7 @@ EngineUpdate Pipeline::takeUpdate(const std::vector<Source*>& sources, bool fini
             states << state;
         u.versions.fillFrom(s->versions());
         u.accounts += s->revisionAccounts();
+        u.warnings += s->sessionWarnings();
     }
     u.sourceState = states.join(QStringLiteral("; "));
     if (wallNow - m_rateWall >= kUsPerSecond / 2 || finished) {

@@ -46,6 +46,10 @@ public:
     // clear), one line each: shown for as long as the session runs, not only at its end.
     // Known after prepare(); never a credential.
     virtual QStringList securityWarnings() const { return {}; }
+    // What the session goes on without (an API group discovery could not read, a resource the
+    // user may not list), one line each in the order they became known; the list only grows.
+    // Every EngineUpdate carries it: the CLI prints each line once, the window shows them.
+    virtual QStringList sessionWarnings() const { return {}; }
     virtual QString kind() const = 0; // "simulator", "etcd", "cluster", "capture"
 
     // Checks the input without touching the network (loads files, validates options); false

@@ -51,6 +51,10 @@ SourceOptions::SourceOptions(QCommandLineParser& parser)
              QStringLiteral("List and watch encoding: json (default), or protobuf for built-in "
                             "resources as client-go's typed clients ask."),
              QStringLiteral("json|protobuf")),
+      m_namespace(QStringLiteral("namespace"),
+                  QStringLiteral("List and watch namespaced resources in this namespace only, as "
+                                 "kubectl -n (cluster-scoped ones are left out)."),
+                  QStringLiteral("NS")),
       m_auditLog(QStringLiteral("audit-log"), QStringLiteral("kube-apiserver audit logs."),
                  QStringLiteral("PATH[,PATH...]")),
       m_follow(QStringLiteral("follow"), QStringLiteral("Keep reading a growing audit log.")),
@@ -63,9 +67,10 @@ SourceOptions::SourceOptions(QCommandLineParser& parser)
       m_keepSecrets(QStringLiteral("keep-secrets"),
                     QStringLiteral("Keep the values of Secrets as received, in the session and "
                                    "its capture (default: replaced by salted digests).")) {
-    parser.addOptions({m_scenario, m_speed, m_seed, m_etcd, m_prefix, m_cacert, m_cert, m_key,
-                       m_kubeconfig, m_context, m_server, m_clientGo, m_minWatchTimeout, m_wire,
-                       m_auditLog, m_follow, m_resources, m_duration, m_keepSecrets});
+    parser.addOptions(
+        {m_scenario,  m_speed,      m_seed,    m_etcd,      m_prefix,   m_cacert,          m_cert,
+         m_key,       m_kubeconfig, m_context, m_server,    m_clientGo, m_minWatchTimeout, m_wire,
+         m_namespace, m_auditLog,   m_follow,  m_resources, m_duration, m_keepSecrets});
 }
 
 int SourceOptions::sourcesGiven() const {
@@ -145,6 +150,19 @@ std::optional<SourceSpec> SourceOptions::spec(bool scenarioByDefault, QString* e
             return std::nullopt;
         }
         s.protobufWire = v == QLatin1String("protobuf");
+    }
+
+    if (m_parser.isSet(m_namespace)) {
+        if (s.kind != SourceSpec::Kind::Kubeconfig && s.kind != SourceSpec::Kind::Server) {
+            *error = QStringLiteral("--namespace only applies to --kubeconfig and --server");
+            return std::nullopt;
+        }
+        const QString ns = m_parser.value(m_namespace);
+        if (const QString problem = SourceSpec::namespaceProblem(ns); !problem.isEmpty()) {
+            *error = QStringLiteral("--namespace: %1").arg(problem);
+            return std::nullopt;
+        }
+        s.namespaceScope = ns;
     }
 
     if (m_parser.isSet(m_duration)) {

@@ -14,7 +14,7 @@ namespace ws {
 //   --scenario NAME|FILE.yaml  --speed X|max  --seed N
 //   --etcd URL[,URL...]  --prefix P  --cacert F  --cert F  --key F
 //   --kubeconfig PATH  --context NAME  --server URL (repeatable)  --client-go V
-//   --wire json|protobuf
+//   --wire json|protobuf  --namespace NS
 //   --audit-log PATH[,PATH...]  --follow
 //   --resources LIST  --duration D
 class SourceOptions {
@@ -32,7 +32,8 @@ private:
     const QCommandLineParser& m_parser;
     QCommandLineOption m_scenario, m_speed, m_seed;
     QCommandLineOption m_etcd, m_prefix, m_cacert, m_cert, m_key;
-    QCommandLineOption m_kubeconfig, m_context, m_server, m_clientGo, m_minWatchTimeout, m_wire;
+    QCommandLineOption m_kubeconfig, m_context, m_server, m_clientGo, m_minWatchTimeout, m_wire,
+        m_namespace;
     QCommandLineOption m_auditLog, m_follow;
     QCommandLineOption m_resources, m_duration;
     QCommandLineOption m_keepSecrets;

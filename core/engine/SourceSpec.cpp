@@ -1,5 +1,7 @@
 #include "SourceSpec.h"
 
+#include <QRegularExpression>
+
 namespace ws {
 
 QString SourceSpec::kindName(Kind kind) {
@@ -20,6 +22,15 @@ QString SourceSpec::kindName(Kind kind) {
     return {};
 }
 
+QString SourceSpec::namespaceProblem(const QString& ns) {
+    static const QRegularExpression label(QStringLiteral("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$"));
+    if (label.match(ns).hasMatch())
+        return {};
+    return QStringLiteral("'%1' is not a namespace name (lower-case letters, digits and '-', at "
+                          "most 63)")
+        .arg(ns);
+}
+
 QString SourceSpec::describe() const {
     switch (kind) {
     case Kind::Scenario: {
@@ -38,11 +49,15 @@ QString SourceSpec::describe() const {
         return d;
     }
     case Kind::Kubeconfig:
-        return QStringLiteral("kubeconfig %1%2")
-            .arg(kubeconfig,
-                 context.isEmpty() ? QString() : QStringLiteral(", context ") + context);
+        return QStringLiteral("kubeconfig %1%2%3")
+            .arg(kubeconfig, context.isEmpty() ? QString() : QStringLiteral(", context ") + context,
+                 namespaceScope.isEmpty() ? QString()
+                                          : QStringLiteral(", namespace ") + namespaceScope);
     case Kind::Server:
-        return QStringLiteral("apiserver %1").arg(servers.join(QLatin1Char(',')));
+        return QStringLiteral("apiserver %1%2")
+            .arg(servers.join(QLatin1Char(',')),
+                 namespaceScope.isEmpty() ? QString()
+                                          : QStringLiteral(", namespace ") + namespaceScope);
     case Kind::AuditLog:
         return QStringLiteral("audit log %1").arg(auditLogs.join(QLatin1Char(',')));
     case Kind::Capture:

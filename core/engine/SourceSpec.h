@@ -52,6 +52,9 @@ struct SourceSpec {
     // Kubeconfig / Server: --wire protobuf, lists and watches of built-in resources ask for
     // protobuf (ClientProfile::protobufWire); default JSON.
     bool protobufWire = false;
+    // Kubeconfig / Server: --namespace, every LIST and WATCH of a namespaced resource in this
+    // namespace (as kubectl -n), cluster-scoped resources left out; empty: the whole cluster.
+    QString namespaceScope;
     QStringList auditLogs; // AuditLog
     bool follow = false;   // AuditLog: keep reading a growing file
     // Live sources: keep the values of Secrets as received (default: each becomes a salted
@@ -72,6 +75,10 @@ struct SourceSpec {
     // /registry/".
     QString describe() const;
     static QString kindName(Kind kind);
+    // Why `ns` cannot name a namespace (one line), or empty when it can: a DNS label, as a
+    // namespace's name must be; anything else (a '/' or '?' would change a request's path) is
+    // refused before it reaches a URL.
+    static QString namespaceProblem(const QString& ns);
 };
 
 } // namespace ws

@@ -6,8 +6,12 @@
 #include "sources/cluster/http/HttpRequest.h"
 #include "support/FuzzReproducer.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTest>
 #include <deque>
+#include <tuple>
 
 using namespace ws;
 
@@ -21,13 +25,18 @@ Frame frame(int connection, HttpFrameKind kind, QByteArray bytes) {
     return f;
 }
 
-// Answers discovery's requests in the order sent, with `answers` (status, body) in turn.
+// Answers discovery's requests in the order sent, with `answers` (status, body) in turn; a
+// status of 0 ends the request with a transport timeout instead.
 struct Conversation {
     std::deque<HttpRequest> pending;
     int nextId = 1;
+    std::size_t mostInFlight = 0;
     ApiDiscovery discovery{QStringLiteral("https://10.0.0.1:6443"), QStringLiteral("admin"),
                            [this] { return nextId++; },
-                           [this](HttpRequest r) { pending.push_back(std::move(r)); }};
+                           [this](HttpRequest r) {
+                               pending.push_back(std::move(r));
+                               mostInFlight = std::max(mostInFlight, pending.size());
+                           }};
     QStringList paths;
 
     void run(const QList<QPair<int, QByteArray>>& answers, qsizetype chunk = 0) {
@@ -38,6 +47,13 @@ struct Conversation {
             const HttpRequest r = pending.front();
             pending.pop_front();
             paths << r.pathAndQuery;
+            if (status == 0) {
+                HttpResponseEnd end;
+                end.error = HttpErrorKind::Timeout;
+                end.message = QStringLiteral("%1 timed out").arg(r.pathAndQuery);
+                discovery.onFrame(frame(r.id, HttpFrameKind::ResponseEnd, encodeHttpRecord(end)));
+                continue;
+            }
             HttpResponseHead head;
             head.status = status;
             discovery.onFrame(frame(r.id, HttpFrameKind::ResponseHead, encodeHttpRecord(head)));
@@ -59,6 +75,52 @@ QList<QPair<int, QByteArray>> recorded(const QString& name) {
                                std::isdigit(static_cast<unsigned char>(part.at(2)));
         out.append({hasStatus ? part.left(3).toInt() : 200, hasStatus ? part.mid(3) : part});
     }
+    return out;
+}
+
+QByteArray versionDoc() {
+    return R"({"major":"1","minor":"35","gitVersion":"v1.35.4"})";
+}
+
+QByteArray resourceList(const QString& gv, const QStringList& plurals) {
+    QJsonArray resources;
+    for (const QString& p : plurals)
+        resources.append(
+            QJsonObject{{QStringLiteral("name"), p},
+                        {QStringLiteral("kind"), p},
+                        {QStringLiteral("namespaced"), true},
+                        {QStringLiteral("verbs"),
+                         QJsonArray{QStringLiteral("list"), QStringLiteral("watch")}}});
+    return QJsonDocument(QJsonObject{{QStringLiteral("kind"), QStringLiteral("APIResourceList")},
+                                     {QStringLiteral("groupVersion"), gv},
+                                     {QStringLiteral("resources"), resources}})
+        .toJson(QJsonDocument::Compact);
+}
+
+// /apis with these groups: name, versions in the server's order, the preferred one.
+QByteArray groupList(const QList<std::tuple<QString, QStringList, QString>>& groups) {
+    QJsonArray list;
+    for (const auto& [name, versions, preferred] : groups) {
+        QJsonArray vs;
+        for (const QString& v : versions)
+            vs.append(QJsonObject{{QStringLiteral("groupVersion"), name + u'/' + v},
+                                  {QStringLiteral("version"), v}});
+        list.append(
+            QJsonObject{{QStringLiteral("name"), name},
+                        {QStringLiteral("versions"), vs},
+                        {QStringLiteral("preferredVersion"),
+                         QJsonObject{{QStringLiteral("groupVersion"), name + u'/' + preferred},
+                                     {QStringLiteral("version"), preferred}}}});
+    }
+    return QJsonDocument(QJsonObject{{QStringLiteral("kind"), QStringLiteral("APIGroupList")},
+                                     {QStringLiteral("groups"), list}})
+        .toJson(QJsonDocument::Compact);
+}
+
+QStringList found(const ApiDiscovery& d) {
+    QStringList out;
+    for (const ResourceInfo& r : d.resources())
+        out << r.qualifiedName() + u'@' + r.version;
     return out;
 }
 
@@ -90,6 +152,100 @@ private slots:
         QVERIFY2(c.discovery.succeeded(), qPrintable(c.discovery.failure()));
         for (const ResourceInfo& r : c.discovery.resources())
             QVERIFY(r.group.isEmpty());
+        QCOMPARE(c.discovery.warnings(),
+                 QStringList{QStringLiteral(
+                     "https://10.0.0.1:6443: API group-version stable.example.com/v1 left out, its "
+                     "discovery failed: HTTP 503: service unavailable")});
+    }
+
+    // Any failure of one group-version (a status, a transport error, a timeout, a document
+    // that cannot be read) leaves that group-version out, told once; the others go on.
+    void failedGroupVersionsAreLeftOut() {
+        Conversation c;
+        c.run({{200, versionDoc()},
+               {200, resourceList(QStringLiteral("v1"), {QStringLiteral("configmaps")})},
+               {200, groupList(
+                         {{QStringLiteral("a.io"), {QStringLiteral("v1")}, QStringLiteral("v1")},
+                          {QStringLiteral("b.io"), {QStringLiteral("v1")}, QStringLiteral("v1")},
+                          {QStringLiteral("c.io"), {QStringLiteral("v1")}, QStringLiteral("v1")},
+                          {QStringLiteral("d.io"), {QStringLiteral("v1")}, QStringLiteral("v1")},
+                          {QStringLiteral("e.io"), {QStringLiteral("v1")}, QStringLiteral("v1")}})},
+               {500, R"({"kind":"Status","message":"boom","code":500})"},
+               {404, "404 page not found"},
+               {0, {}},
+               {200, "<html>proxy error</html>"},
+               {200, resourceList(QStringLiteral("e.io/v1"), {QStringLiteral("things")})}});
+        QVERIFY2(c.discovery.succeeded(), qPrintable(c.discovery.failure()));
+        QCOMPARE(found(c.discovery),
+                 (QStringList{QStringLiteral("configmaps@v1"), QStringLiteral("things.e.io@v1")}));
+        const QStringList w = c.discovery.warnings();
+        QCOMPARE(w.size(), 4);
+        QVERIFY2(w[0].contains(QLatin1String("a.io/v1 left out")) &&
+                     w[0].endsWith(QLatin1String("HTTP 500: boom")),
+                 qPrintable(w[0]));
+        QVERIFY2(w[1].contains(QLatin1String("b.io/v1")) &&
+                     w[1].endsWith(QLatin1String("HTTP 404")),
+                 qPrintable(w[1]));
+        QVERIFY2(w[2].contains(QLatin1String("c.io/v1")) &&
+                     w[2].contains(QLatin1String("timed out")),
+                 qPrintable(w[2]));
+        QVERIFY2(w[3].contains(QLatin1String("d.io/v1")) &&
+                     w[3].contains(QLatin1String("not a JSON object")),
+                 qPrintable(w[3]));
+    }
+
+    // As client-go's ServerPreferredResources: a resource from the preferred version when it
+    // has it, else from the first version the group lists that has it.
+    void resourcesOnlyInOtherVersionsAreFound() {
+        Conversation c;
+        c.run({{200, versionDoc()},
+               {200, resourceList(QStringLiteral("v1"), {QStringLiteral("pods")})},
+               {200, groupList({{QStringLiteral("x.io"),
+                                 {QStringLiteral("v1beta1"), QStringLiteral("v1"),
+                                  QStringLiteral("v1alpha1")},
+                                 QStringLiteral("v1")}})},
+               {200, resourceList(QStringLiteral("x.io/v1beta1"),
+                                  {QStringLiteral("widgets"), QStringLiteral("gadgets")})},
+               {200, resourceList(QStringLiteral("x.io/v1"), {QStringLiteral("widgets")})},
+               {200, resourceList(QStringLiteral("x.io/v1alpha1"),
+                                  {QStringLiteral("gadgets"), QStringLiteral("gizmos")})}});
+        QVERIFY2(c.discovery.succeeded(), qPrintable(c.discovery.failure()));
+        QCOMPARE(found(c.discovery),
+                 (QStringList{QStringLiteral("pods@v1"), QStringLiteral("widgets.x.io@v1"),
+                              QStringLiteral("gadgets.x.io@v1beta1"),
+                              QStringLiteral("gizmos.x.io@v1alpha1")}));
+    }
+
+    // Qt sends at most 6 requests per host at once and queues the rest with their timers
+    // running: discovery keeps no more than that in flight, so each timeout counts from send.
+    void noMoreInFlightThanAreSent() {
+        QList<std::tuple<QString, QStringList, QString>> groups;
+        for (int i = 0; i < 40; ++i)
+            groups.append(
+                {QStringLiteral("g%1.io").arg(i), {QStringLiteral("v1")}, QStringLiteral("v1")});
+        QList<QPair<int, QByteArray>> answers{
+            {200, versionDoc()},
+            {200, resourceList(QStringLiteral("v1"), {QStringLiteral("pods")})},
+            {200, groupList(groups)}};
+        for (int i = 0; i < 40; ++i)
+            answers.append({200, resourceList(QStringLiteral("g%1.io/v1").arg(i),
+                                              {QStringLiteral("things")})});
+        Conversation c;
+        c.run(answers);
+        QVERIFY2(c.discovery.succeeded(), qPrintable(c.discovery.failure()));
+        QCOMPARE(c.discovery.resources().size(), std::size_t(41));
+        QCOMPARE(c.mostInFlight, std::size_t(ApiDiscovery::kMaxInFlight));
+    }
+
+    // /version or /apis failing ends discovery: there is no cluster to go on with.
+    void groupListFailureFails() {
+        Conversation c;
+        c.run({{200, versionDoc()},
+               {200, resourceList(QStringLiteral("v1"), {QStringLiteral("pods")})},
+               {0, {}}});
+        QVERIFY(c.discovery.done());
+        QCOMPARE(c.discovery.failure(),
+                 QStringLiteral("cannot reach https://10.0.0.1:6443: /apis timed out"));
     }
 
     void unauthorizedNamesTheUser() {
@@ -103,14 +259,19 @@ private slots:
 
     // A proxy's HTML error page with 200 used to leave discovery "successful" with no
     // resources at all: nothing would be watched and nothing said why.
+    // Now the core group-version is left out like any other: with no group besides, nothing is
+    // left and discovery fails with the reason.
     void unreadableDocumentFails() {
         Conversation c;
-        c.run(recorded(QStringLiteral("regress-html-200")));
+        c.run(recorded(QStringLiteral("regress-html-200")) +
+              QList<QPair<int, QByteArray>>{{200, groupList({})}});
         QVERIFY(c.discovery.done());
         QVERIFY(!c.discovery.succeeded());
         const QString failure = c.discovery.failure();
-        QVERIFY2(failure.startsWith(QStringLiteral("https://10.0.0.1:6443: /api/v1 answered 200 "
-                                                   "with a body that is not a JSON object (")),
+        QVERIFY2(failure.startsWith(QStringLiteral(
+                     "https://10.0.0.1:6443: no resource could be discovered (1 group-version "
+                     "failed; the first: v1: /api/v1 answered 200 with a body that is not a "
+                     "JSON object (")),
                  qPrintable(failure));
         QVERIFY(!failure.contains(u'\n'));
     }
@@ -131,11 +292,12 @@ private slots:
         QByteArray huge = "{\"kind\":\"APIResourceList\",\"resources\":[";
         huge += QByteArray(33 * 1024 * 1024, ' ');
         huge += "]}";
-        c.run({version, {200, huge}}, 1024 * 1024);
+        c.run({version, {200, huge}, {200, groupList({})}}, 1024 * 1024);
         QVERIFY(c.discovery.done());
         QCOMPARE(c.discovery.failure(),
-                 QStringLiteral("https://10.0.0.1:6443: /api/v1 answered a discovery document "
-                                "over 32 MiB"));
+                 QStringLiteral("https://10.0.0.1:6443: no resource could be discovered (1 "
+                                "group-version failed; the first: v1: /api/v1 answered a "
+                                "discovery document over 32 MiB)"));
     }
 };
 

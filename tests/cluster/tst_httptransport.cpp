@@ -7,9 +7,11 @@
 #include "sources/cluster/http/ClusterHttpTransport.h"
 #include "sources/cluster/http/EnvironmentProxyFactory.h"
 #include "sources/cluster/http/HttpFrameRecords.h"
+#include "support/HttpFixtureServer.h"
 #include "support/TestPki.h"
 
 #include <QElapsedTimer>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -53,56 +55,6 @@ bool isOneLine(const QString& s) {
     return !s.isEmpty() && !s.contains(QLatin1Char('\n')) && !s.contains(QLatin1Char('\r')) &&
            s == s.trimmed();
 }
-
-// The fixture server, started with QProcess; it prints "PORT <n>" once it listens.
-class FixtureServer {
-public:
-    ~FixtureServer() {
-        if (m_process) {
-            m_process->kill();
-            m_process->waitForFinished(5000);
-        }
-    }
-
-    bool start(const QString& script, const QStringList& args, QString* error) {
-        m_process = std::make_unique<QProcess>();
-        m_process->setProcessChannelMode(QProcess::SeparateChannels);
-        m_process->start(QStringLiteral("python3"), QStringList{script} + args);
-        if (!m_process->waitForStarted(10000)) {
-            *error = QStringLiteral("python3 did not start");
-            return false;
-        }
-        QByteArray out;
-        QElapsedTimer t;
-        t.start();
-        while (!out.contains('\n')) {
-            const qint64 left = 15000 - t.elapsed();
-            if (left <= 0 || m_process->state() != QProcess::Running) {
-                *error = QStringLiteral("the fixture server printed no port: %1")
-                             .arg(QString::fromLocal8Bit(m_process->readAllStandardError()));
-                return false;
-            }
-            m_process->waitForReadyRead(int(left)); // returns as soon as output arrives
-            out += m_process->readAllStandardOutput();
-        }
-        const QByteArray line = out.left(out.indexOf('\n')).trimmed();
-        if (!line.startsWith("PORT ")) {
-            *error = QStringLiteral("unexpected first line: %1").arg(QString::fromUtf8(line));
-            return false;
-        }
-        m_port = quint16(line.mid(5).toUInt());
-        return m_port != 0;
-    }
-
-    quint16 port() const { return m_port; }
-    QString url(const QString& scheme = QStringLiteral("http")) const {
-        return QStringLiteral("%1://127.0.0.1:%2").arg(scheme).arg(m_port);
-    }
-
-private:
-    std::unique_ptr<QProcess> m_process;
-    quint16 m_port = 0;
-};
 
 // A transport and the frames it produced, per request id.
 class Harness {
@@ -266,7 +218,7 @@ private:
     QString m_script;
 
     // A server with `args`, or a failed test.
-    bool startServer(FixtureServer& server, const QStringList& args = {}) {
+    bool startServer(test::HttpFixtureServer& server, const QStringList& args = {}) {
         QString error;
         if (!server.start(m_script, args, &error)) {
             qWarning("%s", qPrintable(error));
@@ -293,19 +245,7 @@ private slots:
             QSKIP("python3 is not installed");
         if (!TestPki::available())
             QSKIP("openssl is not installed");
-        // ctest sets WS_SOURCE_DIR; run by hand, the build tree usually sits in the source tree.
-        const QString relative = QStringLiteral("tests/fixtures/cluster/http_fixture_server.py");
-        const QString appDir = QCoreApplication::applicationDirPath();
-        for (const QString& candidate :
-             {qEnvironmentVariable("WS_SOURCE_DIR") + QLatin1Char('/') + relative,
-              QFINDTESTDATA("../fixtures/cluster/http_fixture_server.py"),
-              appDir + QStringLiteral("/../../") + relative,
-              appDir + QStringLiteral("/../") + relative}) {
-            if (!candidate.isEmpty() && QFile::exists(candidate)) {
-                m_script = candidate;
-                break;
-            }
-        }
+        m_script = test::HttpFixtureServer::script();
         QVERIFY2(!m_script.isEmpty(), "tests/fixtures/cluster/http_fixture_server.py not found: "
                                       "set WS_SOURCE_DIR");
         QString error;
@@ -365,7 +305,7 @@ private slots:
         QCOMPARE(s->endpoint, QStringLiteral("https://127.0.0.1:6443"));
 
         // And on the wire, through a real server that echoes the path it got.
-        FixtureServer server;
+        test::HttpFixtureServer server;
         QVERIFY(startServer(server));
         Harness h(targetFor(server.url() + QStringLiteral("/k8s/clusters/c-1")));
         QVERIFY(h.start());
@@ -378,7 +318,7 @@ private slots:
     }
 
     void streamArrivesIncrementally() {
-        FixtureServer server;
+        test::HttpFixtureServer server;
         QVERIFY(startServer(server));
         Harness h(targetFor(server.url()));
         QVERIFY(h.start());
@@ -422,7 +362,7 @@ private slots:
     }
 
     void twelveConcurrentStreamsAllStart() {
-        FixtureServer server;
+        test::HttpFixtureServer server;
         QVERIFY(startServer(server));
         Harness h(targetFor(server.url()));
         QVERIFY(h.start());
@@ -453,7 +393,7 @@ private slots:
     }
 
     void largeBodyArrivesInChunks() {
-        FixtureServer server;
+        test::HttpFixtureServer server;
         QVERIFY(startServer(server));
         Harness h(targetFor(server.url()));
         QVERIFY(h.start());
@@ -477,7 +417,7 @@ private slots:
     }
 
     void gzipIsDecodedAndRedirectsAreNotFollowed() {
-        FixtureServer server;
+        test::HttpFixtureServer server;
         QVERIFY(startServer(server));
         Harness h(targetFor(server.url()));
         QVERIFY(h.start());
@@ -493,7 +433,7 @@ private slots:
     }
 
     void requestHeadersAndBody() {
-        FixtureServer server;
+        test::HttpFixtureServer server;
         QVERIFY(startServer(server));
         Harness h(targetFor(server.url()), {}, QStringLiteral("1.2.3"));
         QVERIFY(h.start());
@@ -521,7 +461,7 @@ private slots:
     }
 
     void tlsWithTheClusterCa() {
-        FixtureServer server;
+        test::HttpFixtureServer server;
         QVERIFY(startServer(server, tlsArgs()));
         ClusterTarget t = targetFor(server.url("https"));
         t.certificateAuthorityPem = TestPki::pem(m_pki.caCert);
@@ -537,7 +477,7 @@ private slots:
     }
 
     void tlsWithAnotherCaFails() {
-        FixtureServer server;
+        test::HttpFixtureServer server;
         QVERIFY(startServer(server, tlsArgs()));
         ClusterTarget t = targetFor(server.url("https"));
         t.certificateAuthorityPem = TestPki::pem(m_pki.otherCaCert);
@@ -556,7 +496,7 @@ private slots:
     }
 
     void tlsServerNameIsVerified() {
-        FixtureServer server;
+        test::HttpFixtureServer server;
         QVERIFY(startServer(server, tlsArgs()));
         ClusterTarget t = targetFor(server.url("https"));
         t.certificateAuthorityPem = TestPki::pem(m_pki.caCert);
@@ -579,7 +519,7 @@ private slots:
     }
 
     void insecureSkipVerifyWorksAndWarns() {
-        FixtureServer server;
+        test::HttpFixtureServer server;
         QVERIFY(startServer(server, tlsArgs()));
         ClusterTarget t = targetFor(server.url("https"));
         t.insecureSkipTlsVerify = true;
@@ -613,7 +553,7 @@ private slots:
     void clientCertificateAccepted() {
         QFETCH(QString, cert);
         QFETCH(QString, key);
-        FixtureServer server;
+        test::HttpFixtureServer server;
         QVERIFY(startServer(server, tlsArgs() << QStringLiteral("--client-ca") << m_pki.caCert));
         ClusterTarget t = targetFor(server.url("https"));
         t.certificateAuthorityPem = TestPki::pem(m_pki.caCert);
@@ -641,7 +581,7 @@ private slots:
     void clientCertificateMissingOrUntrusted() {
         QFETCH(QString, cert);
         QFETCH(QString, key);
-        FixtureServer server;
+        test::HttpFixtureServer server;
         QVERIFY(startServer(server, tlsArgs() << QStringLiteral("--client-ca") << m_pki.caCert));
         ClusterTarget t = targetFor(server.url("https"));
         t.certificateAuthorityPem = TestPki::pem(m_pki.caCert);
@@ -726,7 +666,7 @@ private slots:
     }
 
     void bearerToken() {
-        FixtureServer server;
+        test::HttpFixtureServer server;
         QVERIFY(startServer(server, {QStringLiteral("--token"), kStaticToken}));
         {
             Harness anonymous(targetFor(server.url()));
@@ -756,8 +696,37 @@ private slots:
         QVERIFY2(h.body(2).contains("Unauthorized"), h.body(2).constData());
     }
 
+    // kubeconfig as, as-uid, as-groups, as-user-extra: client-go's Impersonate-* headers on
+    // every request, the extra key escaped as client-go escapes it.
+    void impersonationHeaders() {
+        test::HttpFixtureServer server;
+        QVERIFY(startServer(server, {QStringLiteral("--token"), kStaticToken}));
+        ClusterTarget t = targetFor(server.url());
+        t.token = kStaticToken;
+        t.impersonate.user = QStringLiteral("jane");
+        t.impersonate.uid = QStringLiteral("u-42");
+        t.impersonate.groups = {QStringLiteral("auditors")};
+        t.impersonate.extra = {{QStringLiteral("acme.com/project"), {QStringLiteral("blue")}},
+                               {QStringLiteral("scopes"), {QStringLiteral("view")}}};
+        Harness h(t);
+        QVERIFY(h.start());
+        h.submit(1, QStringLiteral("/api/echo"));
+        QVERIFY(h.waitEnded(1));
+        QCOMPARE(h.head(1)->status, 200);
+        QStringList seen;
+        for (const QJsonValue& pair : h.json(1).value("impersonate").toArray())
+            seen << pair.toArray().at(0).toString().toLower() + u'=' +
+                        pair.toArray().at(1).toString();
+        seen.sort();
+        QCOMPARE(seen, (QStringList{QStringLiteral("impersonate-extra-acme.com%2fproject=blue"),
+                                    QStringLiteral("impersonate-extra-scopes=view"),
+                                    QStringLiteral("impersonate-group=auditors"),
+                                    QStringLiteral("impersonate-uid=u-42"),
+                                    QStringLiteral("impersonate-user=jane")}));
+    }
+
     void tokenFileIsReadAtEachRequest() {
-        FixtureServer server;
+        test::HttpFixtureServer server;
         QVERIFY(startServer(server, {QStringLiteral("--token"), kFileTokenA,
                                      QStringLiteral("--token"), kFileTokenB}));
         QTemporaryDir dir;
@@ -791,7 +760,7 @@ private slots:
     }
 
     void basicAuth() {
-        FixtureServer server;
+        test::HttpFixtureServer server;
         QVERIFY(startServer(server, {QStringLiteral("--basic"), "admin:" + kPassword}));
         ClusterTarget t = targetFor(server.url());
         t.username = QStringLiteral("admin");
@@ -808,7 +777,7 @@ private slots:
     }
 
     void execCredentialRefreshedOn401() {
-        FixtureServer server;
+        test::HttpFixtureServer server;
         QVERIFY(startServer(server, {QStringLiteral("--token"), kFreshExecToken}));
         std::mutex mutex;
         QList<bool> calls;
@@ -847,7 +816,7 @@ private slots:
     }
 
     void execRefreshFailureKeepsThe401() {
-        FixtureServer server;
+        test::HttpFixtureServer server;
         QVERIFY(startServer(server, {QStringLiteral("--token"), kFreshExecToken}));
         std::atomic<int> refreshes{0};
         const CredentialProvider provider = [&](bool refresh, QString* error) {
@@ -876,7 +845,7 @@ private slots:
     }
 
     void execClientCertificate() {
-        FixtureServer server;
+        test::HttpFixtureServer server;
         QVERIFY(startServer(server, tlsArgs() << QStringLiteral("--client-ca") << m_pki.caCert));
         std::atomic<bool> broken{false};
         const CredentialProvider provider = [&](bool, QString*) {
@@ -947,7 +916,7 @@ private slots:
     }
 
     void cancelEndsAStream() {
-        FixtureServer server;
+        test::HttpFixtureServer server;
         QVERIFY(startServer(server));
         Harness h(targetFor(server.url()));
         QVERIFY(h.start());
@@ -966,7 +935,7 @@ private slots:
     }
 
     void timeoutWithoutData() {
-        FixtureServer server;
+        test::HttpFixtureServer server;
         QVERIFY(startServer(server));
         Harness h(targetFor(server.url()));
         QVERIFY(h.start());
@@ -985,7 +954,7 @@ private slots:
     }
 
     void stopEndsEverything() {
-        FixtureServer server;
+        test::HttpFixtureServer server;
         QVERIFY(startServer(server));
         Harness h(targetFor(server.url()));
         h.submit(1, QStringLiteral("/api/v1/hold"), true); // before start: waits for it
@@ -1006,7 +975,7 @@ private slots:
     void kubeconfigProxyIsUsed() {
         // The fixture answers an absolute-form request ("GET http://host/api/echo") as a proxy
         // would forward it, so the echoed path shows the request went through it.
-        FixtureServer proxy;
+        test::HttpFixtureServer proxy;
         QVERIFY(startServer(proxy));
         ClusterTarget t = targetFor(QStringLiteral("http://kube.watchscope-test.invalid:6443"));
         t.proxyUrl = QUrl(proxy.url());

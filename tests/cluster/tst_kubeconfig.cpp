@@ -510,7 +510,25 @@ private slots:
             R"("users":[{"name":"u","user":{"token":"tok"}}]})"));
         QCOMPARE(json.server, QUrl(QStringLiteral("https://json")));
         QCOMPARE(json.defaultNamespace, QStringLiteral("ns"));
+        QVERIFY(json.namespaceNamed);
         QCOMPARE(json.token, QStringLiteral("tok"));
+    }
+
+    // as, as-uid, as-groups, as-user-extra: who the user acts as (client-go's ImpersonateConfig).
+    void impersonation() {
+        const ClusterTarget t =
+            mustResolve(oneContext(QStringLiteral("    server: https://k:6443\n"),
+                                   QStringLiteral("    token: tok\n    as: jane\n    as-uid: u-42\n"
+                                                  "    as-groups: [auditors]\n    as-user-extra:\n"
+                                                  "      scopes: [view]\n")));
+        QCOMPARE(t.impersonate.user, QStringLiteral("jane"));
+        QCOMPARE(t.impersonate.uid, QStringLiteral("u-42"));
+        QCOMPARE(t.impersonate.groups, QStringList{QStringLiteral("auditors")});
+        QCOMPARE(t.impersonate.extra.size(), 1);
+        QCOMPARE(t.impersonate.extra.front().first, QStringLiteral("scopes"));
+        QCOMPARE(t.impersonate.extra.front().second, QStringList{QStringLiteral("view")});
+        QVERIFY(!mustResolve(oneContext(QStringLiteral("    server: https://k:6443\n"), {}))
+                     .impersonate.isSet());
     }
 
     void errors_data() {
@@ -647,6 +665,14 @@ private slots:
             << QString()
             << QStringList{QStringLiteral("user 'u' uses auth-provider 'oidc'"),
                            QStringLiteral("not supported")};
+        QTest::newRow("impersonation without a user")
+            << oneContext(server, token + QStringLiteral("    as-groups: [auditors]\n"))
+            << QString()
+            << QStringList{QStringLiteral("requests uid, groups or user-extra without "
+                                          "impersonating a user")};
+        QTest::newRow("impersonating two groups")
+            << oneContext(server, token + QStringLiteral("    as: jane\n    as-groups: [a, b]\n"))
+            << QString() << QStringList{QStringLiteral("more than one value in as-groups")};
         const QString execHead =
             QStringLiteral("    exec:\n      apiVersion: client.authentication.k8s.io/");
         QTest::newRow("exec v1 without interactiveMode")

@@ -204,6 +204,18 @@ void TestConnectDialog::serverUrls() {
     QCOMPARE(s.kind, SourceSpec::Kind::Server);
     QCOMPARE(s.servers.size(), 2);
     QCOMPARE(s.clientGo, QStringLiteral("0.22"));
+    QVERIFY(s.namespaceScope.isEmpty());
+
+    // --namespace, as the dialog takes it: checked before anything is sent.
+    d.namespaceEdit()->setText(QStringLiteral("team/a"));
+    QTest::mouseClick(d.connectButton(), Qt::LeftButton);
+    QVERIFY(!d.probing());
+    QVERIFY2(d.statusLabel()->text().startsWith(QLatin1String("Namespace: 'team/a' is not a "
+                                                              "namespace name")),
+             qPrintable(d.statusLabel()->text()));
+    d.namespaceEdit()->setText(QStringLiteral(" team-a "));
+    QVERIFY2(connectAndWait(d), qPrintable(d.statusLabel()->text()));
+    QCOMPARE(d.spec().namespaceScope, QStringLiteral("team-a"));
 }
 
 void TestConnectDialog::switchesWindowToClusterAndBack() {

@@ -35,6 +35,7 @@ QList<SourceSpec> RecentConnections::load() const {
         s.context = m_settings->value(QStringLiteral("context")).toString();
         s.servers = m_settings->value(QStringLiteral("servers")).toStringList();
         s.clientGo = m_settings->value(QStringLiteral("clientGo")).toString();
+        s.namespaceScope = m_settings->value(QStringLiteral("namespace")).toString();
         s.resources = m_settings->value(QStringLiteral("resources")).toStringList();
         if (s.kind == SourceSpec::Kind::Server && s.servers.isEmpty())
             continue;
@@ -69,6 +70,7 @@ void RecentConnections::save(const QList<SourceSpec>& list) {
         m_settings->setValue(QStringLiteral("context"), s.context);
         m_settings->setValue(QStringLiteral("servers"), s.servers);
         m_settings->setValue(QStringLiteral("clientGo"), s.clientGo);
+        m_settings->setValue(QStringLiteral("namespace"), s.namespaceScope);
         m_settings->setValue(QStringLiteral("resources"), s.resources);
     }
     m_settings->endArray();
@@ -88,7 +90,7 @@ QString RecentConnections::label(const SourceSpec& spec) {
 
 bool RecentConnections::samePlace(const SourceSpec& a, const SourceSpec& b) {
     return a.kind == b.kind && a.kubeconfig == b.kubeconfig && a.context == b.context &&
-           a.servers == b.servers;
+           a.servers == b.servers && a.namespaceScope == b.namespaceScope;
 }
 
 } // namespace ws

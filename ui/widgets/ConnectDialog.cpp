@@ -116,6 +116,12 @@ ConnectDialog::ConnectDialog(const QList<SourceSpec>& recent, QWidget* parent)
             m_status->setText(m_resourceList->count() > 0 ? m_status->text() : QString());
     });
 
+    m_namespace = new QLineEdit;
+    m_namespace->setObjectName(QStringLiteral("namespace"));
+    m_namespace->setPlaceholderText(tr("all namespaces"));
+    m_namespace->setToolTip(tr("List and watch namespaced resources in this namespace only, as "
+                               "kubectl -n (cluster-scoped ones are left out)"));
+
     m_connect = new QPushButton(tr("&Connect"));
     m_connect->setObjectName(QStringLiteral("connectButton"));
     m_connect->setDefault(true);
@@ -176,6 +182,7 @@ ConnectDialog::ConnectDialog(const QList<SourceSpec>& recent, QWidget* parent)
     form->addRow(tr("Servers:"), m_servers);
     form->addRow(QString(), m_serversUseContext);
     form->addRow(tr("client-go:"), m_clientGo);
+    form->addRow(tr("Namespace:"), m_namespace);
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
@@ -247,6 +254,7 @@ SourceSpec ConnectDialog::connectionSpec() const {
     SourceSpec s;
     s.kubeconfig = m_kubeconfig->text().trimmed();
     s.clientGo = m_clientGo->currentData().toString();
+    s.namespaceScope = m_namespace->text().trimmed();
     if (m_serversMode->isChecked()) {
         s.kind = SourceSpec::Kind::Server;
         s.servers = m_servers->text().split(QRegularExpression(QStringLiteral("[,\\s]+")),
@@ -285,6 +293,13 @@ void ConnectDialog::probe() {
     if (s.kind == SourceSpec::Kind::Server && s.servers.isEmpty()) {
         showError(tr("Enter at least one API server URL."));
         return;
+    }
+    if (!s.namespaceScope.isEmpty()) {
+        if (const QString problem = SourceSpec::namespaceProblem(s.namespaceScope);
+            !problem.isEmpty()) {
+            showError(tr("Namespace: %1").arg(problem));
+            return;
+        }
     }
     if (s.kind == SourceSpec::Kind::Kubeconfig && m_context->count() == 0) {
         reloadKubeconfig(); // says why there is nothing to connect to
@@ -356,6 +371,7 @@ void ConnectDialog::applyRecent(int index) {
     }
     const int go = m_clientGo->findData(s.clientGo);
     m_clientGo->setCurrentIndex(go >= 0 ? go : 0);
+    m_namespace->setText(s.namespaceScope);
     m_filling = false;
     reloadKubeconfig();
     const int ctx = m_context->findData(s.context);

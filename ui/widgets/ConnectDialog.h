@@ -42,6 +42,7 @@ public:
     QRadioButton* serversMode() const { return m_serversMode; }
     QLineEdit* serversEdit() const { return m_servers; }
     QComboBox* clientGoChooser() const { return m_clientGo; }
+    QLineEdit* namespaceEdit() const { return m_namespace; }
     QListWidget* resourceList() const { return m_resourceList; }
     QLabel* statusLabel() const { return m_status; }
     QPushButton* connectButton() const { return m_connect; }
@@ -82,6 +83,7 @@ private:
     QLineEdit* m_servers = nullptr;
     QCheckBox* m_serversUseContext = nullptr;
     QComboBox* m_clientGo = nullptr;
+    QLineEdit* m_namespace = nullptr;
     QPushButton* m_connect = nullptr;
     QProgressBar* m_busy = nullptr;
     QLabel* m_status = nullptr;

@@ -11,10 +11,10 @@
 #include "RevisionAccountsPane.h"
 #include "RvTimelineChart.h"
 #include "ScenarioPicker.h"
-#include "SecurityBanner.h"
 #include "SessionStatusBar.h"
 #include "ShortcutsDialog.h"
 #include "TableSetup.h"
+#include "WarningBanner.h"
 #include "engine/Session.h"
 #include "models/AnomalyFilterProxy.h"
 #include "models/AnomalyListModel.h"
@@ -156,12 +156,12 @@ void MainWindow::buildPanes() {
     central->setSizes({430, 400});
     central->setChildrenCollapsible(false);
     // The banner above everything: a connection without TLS verification is never quiet.
-    m_securityBanner = new SecurityBanner;
+    m_banner = new WarningBanner;
     auto* page = new QWidget;
     auto* pageLayout = new QVBoxLayout(page);
     pageLayout->setContentsMargins(0, 0, 0, 0);
     pageLayout->setSpacing(0);
-    pageLayout->addWidget(m_securityBanner);
+    pageLayout->addWidget(m_banner);
     pageLayout->addWidget(central, 1);
     setCentralWidget(page);
 
@@ -326,7 +326,8 @@ void MainWindow::connectSession() {
     showSessionTitle();
     m_eventsPane->setSession(m_session);
     const QStringList warnings = m_session ? m_session->securityWarnings() : QStringList();
-    m_securityBanner->setWarnings(warnings);
+    m_banner->setSecurityWarnings(warnings);
+    m_banner->setSessionWarnings({});
     // On stderr too: a window on another screen, or closed early, is no place to learn it.
     for (const QString& w : warnings)
         qWarning("watchscope: warning: %s", qPrintable(w));
@@ -675,7 +676,11 @@ QString MainWindow::currentResource() const {
 }
 
 QStringList MainWindow::securityWarningsShown() const {
-    return m_securityBanner->isVisibleTo(this) ? m_securityBanner->warnings() : QStringList();
+    return m_banner->isVisibleTo(this) ? m_banner->securityWarnings() : QStringList();
+}
+
+QStringList MainWindow::sessionWarningsShown() const {
+    return m_banner->isVisibleTo(this) ? m_banner->sessionWarnings() : QStringList();
 }
 
 QString MainWindow::anomalyCountText() const {
@@ -783,6 +788,8 @@ void MainWindow::applyUpdate(const EngineUpdate& update) {
     m_chartData.apply(update.series);
     m_focus->note(update);
     detailPane()->setVersions(update.versions); // explanations for the session's versions
+    if (update.warnings != m_banner->sessionWarnings())
+        m_banner->setSessionWarnings(update.warnings);
     if (m_hold->paused()) {
         m_hold->hold(update, anomalyModel()->maxRows(), anomalyModel()->dropBatch());
         m_status->setHeld(m_hold->anomaliesHeld());

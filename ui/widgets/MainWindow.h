@@ -43,7 +43,7 @@ class RvTimelineChart;
 class ScenarioPicker;
 class Session;
 class SessionStatus;
-class SecurityBanner;
+class WarningBanner;
 class SessionStatusBar;
 class UpdateHold;
 class ViewExporter;
@@ -145,6 +145,8 @@ public:
     QString anomalyCountText() const;
     // The session's security warnings as the banner above the panes shows them; empty: hidden.
     QStringList securityWarningsShown() const;
+    // The sources' session warnings the banner shows now (what the session goes on without).
+    QStringList sessionWarningsShown() const;
 
 public slots:
     void applyUpdate(const ws::EngineUpdate& update);
@@ -243,7 +245,7 @@ private:
     // repaint of the pane under it) is redrawn twice a second.
     ThrottledRefresh* m_eventsTitle = nullptr;
     SessionStatusBar* m_statusBar = nullptr;
-    SecurityBanner* m_securityBanner = nullptr;
+    WarningBanner* m_banner = nullptr;
     DetailSource m_detailSource = DetailSource::None;
 
     ScenarioPicker* m_scenarioPicker = nullptr;

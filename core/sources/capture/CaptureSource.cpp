@@ -121,6 +121,10 @@ qint64 CaptureSource::totalEvents() const {
     return m_etcd ? m_etcd->totalEvents() : 0;
 }
 
+QStringList CaptureSource::sessionWarnings() const {
+    return m_cluster ? m_cluster->warnings() : QStringList();
+}
+
 QString CaptureSource::warning() const {
     // The recorded session's own failure (every informer refused, ...) is part of what it saw.
     QStringList lines;

@@ -28,6 +28,8 @@ public:
     QJsonObject replayInfo() const override { return m_reader.header().replay; }
     QDateTime wallStart() const override;
     QString warning() const override;
+    // A replayed cluster session's, as the live session had them.
+    QStringList sessionWarnings() const override;
     bool prepare(QString* error) override;
     bool open(Pipeline& pipeline, QString* error) override;
     TimeUs poll(Pipeline& pipeline) override;

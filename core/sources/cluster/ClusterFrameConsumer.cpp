@@ -29,13 +29,17 @@ constexpr qsizetype kMaxSmallBody = 32 * 1024 * 1024; // a /metrics body
 // pkg/storage/cacher/cacher.go), and kube-apiserver itself allows a minute and 15 s for one to
 // have reached every watcher (DefaultEventFreshDuration). Events are sent at once.
 constexpr TimeUs kBookmarkReach = seconds(75);
+// Refusals are told once every informer had its first answer, or after this long: a user with no
+// rights at all gets the one line that ends the session instead of one line per resource first.
+constexpr TimeUs kSettleLimit = seconds(30);
 } // namespace
 
 ClusterFrameConsumer::ClusterFrameConsumer(std::vector<ClusterServerInfo> servers,
-                                           QStringList wantedResources, ClientProfile profile,
-                                           Pipeline& pipeline, ClusterRequestSink* sink)
-    : m_wanted(std::move(wantedResources)), m_profile(std::move(profile)), m_pipeline(pipeline),
-      m_sink(sink) {
+                                           QStringList wantedResources, ClusterScope scope,
+                                           ClientProfile profile, Pipeline& pipeline,
+                                           ClusterRequestSink* sink)
+    : m_wanted(std::move(wantedResources)), m_scope(std::move(scope)),
+      m_profile(std::move(profile)), m_pipeline(pipeline), m_sink(sink) {
     for (ClusterServerInfo& info : servers) {
         Server s;
         s.info = std::move(info);
@@ -47,6 +51,7 @@ ClusterFrameConsumer::~ClusterFrameConsumer() = default;
 
 QJsonObject ClusterFrameConsumer::replayInfo(const std::vector<ClusterServerInfo>& servers,
                                              const QStringList& wantedResources,
+                                             const ClusterScope& scope,
                                              const ClientProfile& profile) {
     QJsonArray list;
     for (const ClusterServerInfo& s : servers)
@@ -57,6 +62,11 @@ QJsonObject ClusterFrameConsumer::replayInfo(const std::vector<ClusterServerInfo
     o.insert(QStringLiteral("servers"), list);
     o.insert(QStringLiteral("resources"), QJsonArray::fromStringList(wantedResources));
     o.insert(QStringLiteral("clientGo"), profile.name);
+    // Only when set: where the informers listed and watched.
+    if (!scope.onlyNamespace.isEmpty())
+        o.insert(QStringLiteral("namespace"), scope.onlyNamespace);
+    if (!scope.forbiddenFallback.isEmpty())
+        o.insert(QStringLiteral("forbiddenFallbackNamespace"), scope.forbiddenFallback);
     // Only when set: the watch timeouts the reflectors drew (and so when they cut a watch off).
     if (profile.minWatchTimeoutSeconds != ClientProfile().minWatchTimeoutSeconds)
         o.insert(QStringLiteral("minWatchTimeoutSeconds"), profile.minWatchTimeoutSeconds);
@@ -98,8 +108,12 @@ ClusterFrameConsumer::fromReplayInfo(const QJsonObject& info, Pipeline& pipeline
         profile->minWatchTimeoutSeconds = minWatchTimeout;
     profile->protobufWire =
         info.value(QLatin1String("wire")).toString() == QLatin1String("protobuf");
+    ClusterScope scope;
+    scope.onlyNamespace = info.value(QLatin1String("namespace")).toString();
+    scope.forbiddenFallback = info.value(QLatin1String("forbiddenFallbackNamespace")).toString();
     return std::make_unique<ClusterFrameConsumer>(std::move(servers), std::move(wanted),
-                                                  std::move(*profile), pipeline, nullptr);
+                                                  std::move(scope), std::move(*profile), pipeline,
+                                                  nullptr);
 }
 
 Frame ClusterFrameConsumer::tick(TimeUs t, bool final) {
@@ -169,22 +183,83 @@ void ClusterFrameConsumer::onTick(TimeUs t, bool final) {
     m_pipeline.hub().tick(t);
 }
 
+void ClusterFrameConsumer::warn(const QString& line) {
+    if (!m_warnings.contains(line))
+        m_warnings << line;
+}
+
+bool ClusterFrameConsumer::settled() const {
+    if (m_time - m_reflectorsStartedAt >= kSettleLimit)
+        return true;
+    for (std::size_t i = 0; i < m_reflectors.size(); ++i)
+        if (shown(i) && !m_reflectors[i]->answered())
+            return false;
+    return true;
+}
+
 void ClusterFrameConsumer::checkRejected() {
     if (m_reflectors.empty() || !m_failure.isEmpty())
         return;
+    // Forbidden at the cluster scope: a user whose rights end at the context's namespace can
+    // still list and watch there, as kubectl does in that namespace.
+    const std::size_t count = m_reflectors.size();
+    for (std::size_t i = 0; i < count; ++i) {
+        const ClusterReflector& r = *m_reflectors[i];
+        const ClusterReflector::Config& c = r.config();
+        if (!shown(i) || !r.rejected() || r.rejected()->code != 403 || !c.ns.isEmpty() ||
+            !c.resource.namespaced || m_scope.forbiddenFallback.isEmpty())
+            continue;
+        m_replaced[i] = true;
+        addReflector(c.resource, c.firstServer, c.roams, m_scope.forbiddenFallback);
+        m_reflectors.back()->start(m_time);
+        if (!m_fellBack.contains(c.resource.qualifiedName()))
+            m_fellBack << c.resource.qualifiedName();
+    }
     // Every informer refused (RBAC, expired credentials): nothing left to watch.
     const ClusterReflector* rejected = nullptr;
-    for (const auto& r : m_reflectors) {
-        if (!r->rejected())
-            return;
-        rejected = rejected ? rejected : r.get();
+    bool allRejected = true;
+    for (std::size_t i = 0; i < m_reflectors.size() && allRejected; ++i) {
+        if (!shown(i))
+            continue;
+        allRejected = m_reflectors[i]->rejected().has_value();
+        if (allRejected && !rejected)
+            rejected = m_reflectors[i].get();
     }
-    fail(QStringLiteral("%1: %2 %3: %4")
-             .arg(m_servers[static_cast<std::size_t>(rejected->serverIndex())].info.endpoint,
-                  QString::number(rejected->rejected()->code),
-                  rejected->rejected()->code == 401 ? QStringLiteral("Unauthorized")
-                                                    : QStringLiteral("Forbidden"),
-                  rejected->rejected()->message));
+    if (allRejected && rejected) {
+        fail(QStringLiteral("%1: %2 %3: %4")
+                 .arg(m_servers[static_cast<std::size_t>(rejected->serverIndex())].info.endpoint,
+                      QString::number(rejected->rejected()->code),
+                      rejected->rejected()->code == 401 ? QStringLiteral("Unauthorized")
+                                                        : QStringLiteral("Forbidden"),
+                      rejected->rejected()->message));
+        return;
+    }
+    if (!settled())
+        return;
+    if (!m_fellBack.isEmpty()) {
+        m_fellBack.sort();
+        warn(QStringLiteral("forbidden at the cluster scope, so listed and watched in namespace "
+                            "%1 (the context's) instead: %2")
+                 .arg(m_scope.forbiddenFallback, m_fellBack.join(QStringLiteral(", "))));
+        m_fellBack.clear();
+    }
+    for (std::size_t i = 0; i < m_reflectors.size(); ++i) {
+        const ClusterReflector& r = *m_reflectors[i];
+        if (!shown(i) || !r.rejected())
+            continue;
+        const ClusterReflector::Config& c = r.config();
+        const QString what =
+            c.ns.isEmpty()
+                ? c.resource.qualifiedName()
+                : QStringLiteral("%1 in namespace %2").arg(c.resource.qualifiedName(), c.ns);
+        if (!m_told.insert(what).second)
+            continue;
+        warn(QStringLiteral("not watching %1: %2 %3: %4")
+                 .arg(what, QString::number(r.rejected()->code),
+                      r.rejected()->code == 401 ? QStringLiteral("Unauthorized")
+                                                : QStringLiteral("Forbidden"),
+                      r.rejected()->message));
+    }
 }
 
 void ClusterFrameConsumer::submit(int server, HttpRequest request, Purpose purpose, int reflector) {
@@ -258,11 +333,10 @@ void ClusterFrameConsumer::finishMetrics(Pending& p, HttpErrorKind error) {
                                             : WatchCacheMetrics::fromText(body, &warning);
     if (p.response.bodyOverLimit && !s.cutBodyReported) {
         s.cutBodyReported = true;
-        m_warnings << QStringLiteral("%1/metrics is over %2 MiB: %3")
-                          .arg(s.info.endpoint)
-                          .arg(kMaxSmallBody / (1024 * 1024))
-                          .arg(metrics.isValid() ? warning
-                                                 : QStringLiteral("nothing before the cut read"));
+        warn(QStringLiteral("%1/metrics is over %2 MiB: %3")
+                 .arg(s.info.endpoint)
+                 .arg(kMaxSmallBody / (1024 * 1024))
+                 .arg(metrics.isValid() ? warning : QStringLiteral("nothing before the cut read")));
     }
     if (!metrics.isValid()) {
         s.metricsReadable = false;
@@ -336,6 +410,8 @@ void ClusterFrameConsumer::onDiscoveryProgress(int server) {
     s.version = QStringLiteral("kube-apiserver %1").arg(s.discovery->gitVersion());
     if (const ReleaseVersion v = ReleaseVersion::parse(s.discovery->gitVersion()); v.valid())
         s.minor = v.minor;
+    for (const QString& w : s.discovery->warnings())
+        warn(w);
     for (const Server& other : m_servers)
         if (!other.discovery->succeeded())
             return;
@@ -369,46 +445,71 @@ void ClusterFrameConsumer::startReflectors() {
             m_chosen.push_back(*match);
         }
     }
+    if (!m_scope.onlyNamespace.isEmpty()) {
+        // As kubectl -n: a namespace holds no cluster-scoped objects.
+        QStringList clusterScoped;
+        std::erase_if(m_chosen, [&](const ResourceInfo& r) {
+            if (!r.namespaced)
+                clusterScoped << r.qualifiedName();
+            return !r.namespaced;
+        });
+        if (m_chosen.empty()) {
+            fail(QStringLiteral("--namespace %1: every resource chosen is cluster-scoped (%2)")
+                     .arg(m_scope.onlyNamespace, clusterScoped.join(QStringLiteral(", "))));
+            return;
+        }
+        if (!clusterScoped.isEmpty())
+            warn(QStringLiteral("--namespace %1: %2 cluster-scoped resource%3 left out (%4)")
+                     .arg(m_scope.onlyNamespace, QString::number(clusterScoped.size()),
+                          clusterScoped.size() == 1 ? QString() : QStringLiteral("s"),
+                          clusterScoped.join(QStringLiteral(", "))));
+    }
+    m_reflectorsStartedAt = m_time;
+    for (const ResourceInfo& r : m_chosen) {
+        for (int i = 0; i < static_cast<int>(m_servers.size()); ++i)
+            addReflector(r, i, false, m_scope.onlyNamespace);
+        // Behind a load balancer one client meets every apiserver in turn: time travel shows.
+        if (m_servers.size() > 1)
+            addReflector(r, 0, true, m_scope.onlyNamespace);
+    }
+    for (auto& r : m_reflectors)
+        r->start(m_time);
+}
+
+void ClusterFrameConsumer::addReflector(const ResourceInfo& resource, int server, bool roams,
+                                        const QString& ns) {
     QStringList serverNames;
     for (const Server& s : m_servers)
         serverNames << s.info.name;
-    std::uint64_t seed = 1;
-    auto add = [&](const ResourceInfo& r, int server, bool roams) {
-        ClusterReflector::Config c;
-        c.resource = r;
-        c.profile = m_profile;
-        c.servers = serverNames;
-        c.firstServer = server;
-        c.roams = roams;
-        c.journal = m_pipeline.journal().enabled() ? &m_pipeline.journal() : nullptr;
-        c.id = QStringLiteral("informer/%1").arg(r.qualifiedName());
-        if (roams)
-            c.id += QStringLiteral("@any");
-        else if (m_servers.size() > 1)
-            c.id += u'@' + serverNames[server];
-        const int index = static_cast<int>(m_reflectors.size());
-        m_reflectors.push_back(std::make_unique<ClusterReflector>(
-            c, m_pipeline.hub(), m_pipeline.keys(),
-            [this, index](int srv, HttpRequest req) {
-                submit(srv, std::move(req), Purpose::Reflector, index);
-            },
-            [this](int srv, int id) {
-                if (m_sink)
-                    m_sink->cancel(srv, id);
-            },
-            [this] { return m_nextRequestId++; }, seed++));
-    };
-    for (const ResourceInfo& r : m_chosen) {
-        for (int i = 0; i < static_cast<int>(m_servers.size()); ++i)
-            add(r, i, false);
-        // Behind a load balancer one client meets every apiserver in turn: time travel shows.
-        if (m_servers.size() > 1)
-            add(r, 0, true);
-    }
-    m_lagClocks.resize(m_reflectors.size());
-    m_lags.resize(m_reflectors.size());
-    for (auto& r : m_reflectors)
-        r->start(m_time);
+    ClusterReflector::Config c;
+    c.resource = resource;
+    c.ns = ns;
+    c.profile = m_profile;
+    c.servers = serverNames;
+    c.firstServer = server;
+    c.roams = roams;
+    c.journal = m_pipeline.journal().enabled() ? &m_pipeline.journal() : nullptr;
+    c.id = QStringLiteral("informer/%1%2")
+               .arg(ns.isEmpty() ? QString() : QStringLiteral("namespaces/%1/").arg(ns),
+                    resource.qualifiedName());
+    if (roams)
+        c.id += QStringLiteral("@any");
+    else if (m_servers.size() > 1)
+        c.id += u'@' + serverNames[server];
+    const int index = static_cast<int>(m_reflectors.size());
+    m_reflectors.push_back(std::make_unique<ClusterReflector>(
+        c, m_pipeline.hub(), m_pipeline.keys(),
+        [this, index](int srv, HttpRequest req) {
+            submit(srv, std::move(req), Purpose::Reflector, index);
+        },
+        [this](int srv, int id) {
+            if (m_sink)
+                m_sink->cancel(srv, id);
+        },
+        [this] { return m_nextRequestId++; }, m_nextSeed++));
+    m_replaced.push_back(false);
+    m_lagClocks.emplace_back();
+    m_lags.emplace_back();
 }
 
 ResourceVersion ClusterFrameConsumer::highestSeen(const QString& resource) const {
@@ -445,8 +546,8 @@ void ClusterFrameConsumer::sample(TimeUs t) {
         // received, from an event or a bookmark, the cluster had. One informer alone is always
         // at its own highest: no head.
         int informers = 0;
-        for (const auto& refl : m_reflectors)
-            informers += refl->config().resource.qualifiedName() == resource ? 1 : 0;
+        for (std::size_t k = 0; k < m_reflectors.size(); ++k)
+            informers += shown(k) && m_reflectors[k]->config().resource.qualifiedName() == resource;
         SeenHead& seen = m_seenHeads[resource];
         if (const ResourceVersion highest = highestSeen(resource); highest > seen.rv)
             seen = SeenHead{highest, t};
@@ -465,7 +566,7 @@ void ClusterFrameConsumer::sample(TimeUs t) {
             }
         for (std::size_t k = 0; k < m_reflectors.size(); ++k) {
             const ClusterReflector& refl = *m_reflectors[k];
-            if (refl.config().resource.qualifiedName() != resource)
+            if (!shown(k) || refl.config().resource.qualifiedName() != resource)
                 continue;
             const ResourceVersion rv = refl.resourceVersion();
             const QString& id = refl.config().id;
@@ -535,7 +636,7 @@ void ClusterFrameConsumer::snapshot(QVector<CacheSnapshot>& caches,
         }
         for (std::size_t k = 0; k < m_reflectors.size(); ++k) {
             const auto& refl = m_reflectors[k];
-            if (refl->config().resource.qualifiedName() != resource)
+            if (!shown(k) || refl->config().resource.qualifiedName() != resource)
                 continue;
             WatcherSnapshot w;
             w.id = refl->config().id;
@@ -572,8 +673,9 @@ void ClusterFrameConsumer::resourceSnapshot(QVector<ResourceSnapshot>& resources
 
 QVector<SourceRevisionAccount> ClusterFrameConsumer::revisionAccounts() const {
     QVector<SourceRevisionAccount> out;
-    for (const auto& refl : m_reflectors)
-        out.push_back({refl->config().id, refl->account()});
+    for (std::size_t i = 0; i < m_reflectors.size(); ++i)
+        if (shown(i))
+            out.push_back({m_reflectors[i]->config().id, m_reflectors[i]->account()});
     return out;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ClusterReflector.h"
+#include "ClusterScope.h"
 #include "WatcherLagClock.h"
 #include "engine/EngineUpdate.h"
 #include "engine/Source.h"
@@ -17,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <vector>
 
 namespace ws {
@@ -57,14 +59,16 @@ public:
     static constexpr std::uint16_t kTickKind = 9; // after HttpFrameKind's 1..4
 
     ClusterFrameConsumer(std::vector<ClusterServerInfo> servers, QStringList wantedResources,
-                         ClientProfile profile, Pipeline& pipeline, ClusterRequestSink* sink);
+                         ClusterScope scope, ClientProfile profile, Pipeline& pipeline,
+                         ClusterRequestSink* sink);
     ~ClusterFrameConsumer();
     ClusterFrameConsumer(const ClusterFrameConsumer&) = delete;
     ClusterFrameConsumer& operator=(const ClusterFrameConsumer&) = delete;
 
     // What a capture's header keeps to build this consumer again (docs/capture-format.md).
     static QJsonObject replayInfo(const std::vector<ClusterServerInfo>& servers,
-                                  const QStringList& wantedResources, const ClientProfile& profile);
+                                  const QStringList& wantedResources, const ClusterScope& scope,
+                                  const ClientProfile& profile);
     // The consumer a capture's replay info describes; nullptr and one line when it is damaged.
     static std::unique_ptr<ClusterFrameConsumer> fromReplayInfo(const QJsonObject& info,
                                                                 Pipeline& pipeline, QString* error);
@@ -80,6 +84,11 @@ public:
     TimeUs time() const { return m_time; }
     bool closed() const { return m_closed; }
     QString failure() const { return m_failure; }
+    // What the session goes on without, and what the user should know about what was read, one
+    // line each as it became known: group-versions discovery could not read, resources left out
+    // or forbidden, resources watched in the context's namespace instead, a /metrics body cut at
+    // the size limit. Only grows.
+    const QStringList& warnings() const { return m_warnings; }
     bool reflectorsStarted() const { return m_reflectorsStarted; }
     const QString& profileName() const { return m_profile.name; }
     QStringList resources() const;
@@ -93,9 +102,6 @@ public:
     VersionContext versions() const;
     // Each reflector's revision account, named by its watcher id ("informer/configmaps").
     QVector<SourceRevisionAccount> revisionAccounts() const;
-    // What the user should know about what was read, one line each, each said once (a /metrics
-    // body cut at the size limit).
-    const QStringList& warnings() const { return m_warnings; }
 
 private:
     // What one scrape says of one resource's watch cache.
@@ -141,7 +147,15 @@ private:
     void reportConsistencyFailures(const Server& s, const WatchCacheMetrics& now);
     void onDiscoveryProgress(int server);
     void startReflectors();
+    void addReflector(const ResourceInfo& resource, int server, bool roams, const QString& ns);
+    // Forbidden resources: watched in the context's namespace instead where that may help, told
+    // one line each once every informer had its first answer, or the session's end when every
+    // informer was refused.
     void checkRejected();
+    bool settled() const;
+    // Whether the informer is one the user sees (not one a namespaced informer replaced).
+    bool shown(std::size_t reflector) const { return !m_replaced[reflector]; }
+    void warn(const QString& line);
     void sample(TimeUs t);
     // The highest RV any reflector of `resource` has seen: the cluster's head as far as known.
     ResourceVersion highestSeen(const QString& resource) const;
@@ -149,6 +163,7 @@ private:
 
     std::vector<Server> m_servers;
     QStringList m_wanted;
+    ClusterScope m_scope;
     ClientProfile m_profile;
     Pipeline& m_pipeline;
     ClusterRequestSink* m_sink;
@@ -160,6 +175,13 @@ private:
     };
     std::map<QString, SeenHead> m_seenHeads; // by resource
     std::vector<Lag> m_lags;                 // one per reflector
+    std::vector<bool>
+        m_replaced;           // per reflector: forbidden cluster-wide, a namespaced one took over
+    std::set<QString> m_told; // watcher names whose refusal was told
+    QStringList m_fellBack;   // resources watched in the fallback namespace, not told yet
+    std::uint64_t m_nextSeed = 1;
+    TimeUs m_reflectorsStartedAt = 0;
+    bool m_settledOnce = false;
     QStringList m_warnings;
     std::map<int, Pending> m_pending;
     std::vector<Frame> m_due; // consumed since the last tick

@@ -100,8 +100,10 @@ ClusterProbeResult ClusterProbe::run(const SourceSpec& spec, const std::atomic<b
         if (frames.empty())
             QThread::msleep(10);
     }
-    for (auto& d : discoveries)
+    for (auto& d : discoveries) {
         result.serverVersions << d->gitVersion();
+        result.warnings << d->warnings();
+    }
     result.resources = discoveries.front()->resources();
     result.ok = true;
     return result;

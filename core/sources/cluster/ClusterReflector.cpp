@@ -67,7 +67,7 @@ QString ClusterReflector::stateName() const {
 }
 
 QString ClusterReflector::collectionPath() const {
-    return m_config.resource.collectionPath();
+    return m_config.resource.collectionPath(m_config.ns);
 }
 
 KeyId ClusterReflector::keyOf(const std::string& ns, const std::string& name, bool present) {
@@ -288,6 +288,10 @@ void ClusterReflector::onFrame(const Frame& frame, TimeUs now) {
 void ClusterReflector::onHead(int status, const QByteArray& contentType,
                               const QByteArray& retryAfter, TimeUs) {
     m_httpStatus = status;
+    // Past authorization: whatever the stream then holds (an in-stream ERROR of a watch-list
+    // the storage cannot serve), this informer is not refused.
+    if (status == 200)
+        m_answered = true;
     if (m_phase == Phase::List || m_phase == Phase::Watch) {
         // rest.Request's checkWait: a 429/5xx with a Retry-After in whole seconds is read away
         // and sent again, up to its retry limit; the reflector sees only the last answer.
@@ -434,6 +438,7 @@ void ClusterReflector::watchEvent(std::string_view bytes, TimeUs now) {
             m_awaitingInitialEnd = false;
             m_everSynced = true;
             m_rvUnavailable = false;
+            m_answered = true;
             syncedAt(m_event.resourceVersion, now);
             m_streamFrom = m_event.resourceVersion;
             m_presence.endList();
@@ -627,6 +632,7 @@ void ClusterReflector::listFinished(TimeUs now) {
     m_lastSyncRv = m_listRv;
     m_highest = std::max(m_highest, m_listRv);
     m_everSynced = true;
+    m_answered = true;
     m_rvUnavailable = false;
     m_hub.listCompleted(m_hubId, now, m_listRv, m_listItems);
     m_presence.endList();
@@ -638,6 +644,7 @@ void ClusterReflector::listFinished(TimeUs now) {
 }
 
 void ClusterReflector::listError(const ApiStatus& status, TimeUs now) {
+    m_answered = true;
     noteTrouble(status);
     m_hub.listFailed(m_hubId, now, status.toObserved(m_lastSyncRv, serverName()));
     if (status.code == 401 || status.code == 403) {

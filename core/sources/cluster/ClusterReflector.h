@@ -45,6 +45,7 @@ public:
     struct Config {
         QString id; // watcher id shown to users: "informer/configmaps@apiserver-1"
         ResourceInfo resource;
+        QString ns; // lists and watches in this namespace; empty: the whole cluster
         ClientProfile profile;
         QStringList servers; // names, one per transport index
         int firstServer = 0;
@@ -91,6 +92,9 @@ public:
     TimeUs highestEventAt() const { return m_highestEventAt; }
     // The server refused this client (401 or 403 on its LIST): it stopped and will not retry.
     const std::optional<ApiStatus>& rejected() const { return m_rejected; }
+    // The server answered a LIST (200 or an error) or let a watch through (200): whether the
+    // informer is refused is known. A refused watch-list is not that answer: a LIST follows.
+    bool answered() const { return m_answered; }
     // Every revision since the first sync, seen (a watch event, or a bookmark proving nothing
     // of this resource happened up to its RV) or lost (a relist past what the watch had
     // delivered, reported as a revision-gap). Revisions of other resources between two events
@@ -214,6 +218,7 @@ private:
     ResourceVersion m_highestEvent = 0;
     TimeUs m_highestEventAt = 0;
     std::optional<ApiStatus> m_rejected;
+    bool m_answered = false;
 
     KeyPresence m_presence;
     std::string m_keyPrefix;      // "/registry/configmaps/"

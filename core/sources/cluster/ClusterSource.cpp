@@ -74,8 +74,17 @@ std::vector<ClusterServerInfo> ClusterSource::serverInfos() const {
     return out;
 }
 
+ClusterScope ClusterSource::scope() const {
+    ClusterScope s;
+    s.onlyNamespace = m_spec.namespaceScope;
+    // Only a namespace the context names itself: "default" is no sign of where rights end.
+    if (s.onlyNamespace.isEmpty() && !m_targets.empty() && m_targets.front().namespaceNamed)
+        s.forbiddenFallback = m_targets.front().defaultNamespace;
+    return s;
+}
+
 QJsonObject ClusterSource::replayInfo() const {
-    return ClusterFrameConsumer::replayInfo(serverInfos(), m_spec.resources, m_profile);
+    return ClusterFrameConsumer::replayInfo(serverInfos(), m_spec.resources, scope(), m_profile);
 }
 
 bool ClusterSource::open(Pipeline& pipeline, QString* error) {
@@ -85,11 +94,10 @@ bool ClusterSource::open(Pipeline& pipeline, QString* error) {
             t, m_queue, [this] { return now(); }, credentialProviderFor(t, m_exec), m_version);
         if (!transport->start(error))
             return false;
-        m_warnings << transport->warnings();
         m_transports.push_back(std::move(transport));
     }
-    m_consumer = std::make_unique<ClusterFrameConsumer>(serverInfos(), m_spec.resources, m_profile,
-                                                        pipeline, this);
+    m_consumer = std::make_unique<ClusterFrameConsumer>(serverInfos(), m_spec.resources, scope(),
+                                                        m_profile, pipeline, this);
     m_consumer->start();
     return true;
 }
@@ -137,8 +145,8 @@ QStringList ClusterSource::securityWarnings() const {
     return out;
 }
 
-QString ClusterSource::warning() const {
-    return m_consumer ? m_consumer->warnings().join(QStringLiteral("; ")) : QString();
+QStringList ClusterSource::sessionWarnings() const {
+    return m_consumer ? m_consumer->warnings() : QStringList();
 }
 
 QString ClusterSource::failure() const {

@@ -40,9 +40,8 @@ public:
     TimeUs poll(Pipeline& pipeline) override;
     bool finished() const override;
     QString failure() const override;
-    // What was read only in part (a /metrics body over the size limit), once each.
-    QString warning() const override;
     QStringList securityWarnings() const override;
+    QStringList sessionWarnings() const override;
     QString state() const override;
     void close(Pipeline& pipeline) override;
     QStringList resources() const override;
@@ -58,7 +57,6 @@ public:
     QVector<SourceRevisionAccount> revisionAccounts() const override;
 
     const std::vector<ClusterTarget>& targets() const { return m_targets; }
-    QStringList warnings() const { return m_warnings; }
 
     // ClusterRequestSink: the consumer's requests go to the apiservers' transports.
     void send(int server, HttpRequest request) override;
@@ -66,6 +64,7 @@ public:
 
 private:
     std::vector<ClusterServerInfo> serverInfos() const;
+    ClusterScope scope() const;
     void consumeQueued(Pipeline& pipeline);
     void redactSecrets(Frame& frame);
 
@@ -79,7 +78,6 @@ private:
     FrameQueue m_queue;
     std::vector<Frame> m_frames;
     QElapsedTimer m_clock;
-    QStringList m_warnings;
     // The bodies of requests for core/v1 Secrets, redacted as they arrive (unless
     // --keep-secrets), before the consumer or a capture sees them. One salt per session.
     QByteArray m_secretSalt;

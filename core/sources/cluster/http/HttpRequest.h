@@ -5,6 +5,10 @@
 
 namespace ws {
 
+// Qt runs at most this many HTTP/1.1 connections per host and QNetworkAccessManager and queues
+// the rest unsent: a caller that wants a request sent when submitted submits no more at once.
+inline constexpr int kConnectionsPerManager = 6;
+
 // One request for ClusterHttpTransport::submit(). Everything it receives becomes frames whose
 // Frame.connection is `id` (HttpFrameKind.h).
 struct HttpRequest {

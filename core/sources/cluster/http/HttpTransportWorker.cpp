@@ -255,6 +255,8 @@ bool HttpTransportWorker::send(Request& r, int attempt, QString* error) {
     r.sslErrors.clear();
 
     request.setRawHeader("User-Agent", m_settings.userAgent);
+    for (const auto& [name, value] : m_target.impersonate.headers())
+        request.setRawHeader(name, value);
     if (!in.accept.isEmpty())
         request.setRawHeader("Accept", in.accept);
     if (!in.contentType.isEmpty() || !in.body.isEmpty())

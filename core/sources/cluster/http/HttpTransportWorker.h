@@ -41,7 +41,7 @@ public:
 
     // HTTP/1.1 opens at most 6 connections per host and per manager and queues the rest: a
     // manager serves at most this many streams, so a watch never waits behind other watches.
-    static constexpr int kStreamsPerManager = 6;
+    static constexpr int kStreamsPerManager = kConnectionsPerManager;
     static constexpr int kDefaultTimeoutMs = 60 * 1000;
     static constexpr qint64 kReadBufferBytes = 1 << 20;
 

@@ -23,6 +23,21 @@ struct ExecConfig {
     QByteArray clusterConfig;
 };
 
+// Who a kubeconfig user acts as (as, as-uid, as-groups, as-user-extra): sent as client-go's
+// Impersonate-User, -Uid, -Group and -Extra-<key> headers on every request.
+struct Impersonation {
+    QString user;
+    QString uid;
+    QStringList groups;
+    QList<QPair<QString, QStringList>> extra; // key, values
+
+    bool isSet() const {
+        return !user.isEmpty() || !uid.isEmpty() || !groups.isEmpty() || !extra.isEmpty();
+    }
+    // The request headers, in client-go's order: user, uid, each group, each extra value.
+    QList<QPair<QByteArray, QByteArray>> headers() const;
+};
+
 // Everything needed to reach one kube-apiserver, resolved from a kubeconfig (or --server): the
 // endpoint, how to trust it, who to be. The secrets are held here and only handed to the
 // transport; describe() and every log, description and capture leave them out.
@@ -30,8 +45,9 @@ struct ClusterTarget {
     QString context; // names from the kubeconfig; empty when built from --server alone
     QString cluster;
     QString user;
-    QUrl server; // https://host:port[/path]
-    QString defaultNamespace;
+    QUrl server;                 // https://host:port[/path]
+    QString defaultNamespace;    // the context's namespace, "default" when it names none
+    bool namespaceNamed = false; // the context names defaultNamespace itself
 
     QByteArray certificateAuthorityPem; // empty: the system's CAs
     bool insecureSkipTlsVerify = false;
@@ -46,6 +62,7 @@ struct ClusterTarget {
     QString username;  // basic auth
     QString password;
     std::optional<ExecConfig> exec; // run by ExecCredentialRunner when a request needs it
+    Impersonation impersonate;
 
     // "context kind-dev (cluster kind-dev, user admin) at https://127.0.0.1:6443": no secrets.
     QString describe() const;

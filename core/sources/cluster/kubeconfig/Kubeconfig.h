@@ -36,6 +36,7 @@ private:
         QString file; // where it was defined (relative paths resolve against its folder)
         QHash<QString, QString> fields;
         std::optional<ExecConfig> exec; // users
+        Impersonation impersonate;      // users: as, as-uid, as-groups, as-user-extra
         QString authProvider;           // users
         QByteArray execExtension;       // clusters: extensions[client.authentication.k8s.io/exec]
     };
