@@ -977,7 +977,7 @@ private slots:
                                  << QStringList{QStringLiteral("did not finish within 0.4 s")};
         QTest::newRow("interactiveMode Always")
             << credential(v1, tokenJson) << v1 << QString() << QStringLiteral("Always")
-            << QStringList{QStringLiteral("needs a terminal")};
+            << QStringList{QStringLiteral("standard input is not a terminal")};
     }
     void execFailures() {
         QFETCH(QString, body);

@@ -47,6 +47,11 @@ struct ClusterTarget {
     QString password;
     std::optional<ExecConfig> exec; // run by ExecCredentialRunner when a request needs it
 
+    // client-go runs the exec plugin only for a user with no other credential: a token, a token
+    // file, basic auth or a client certificate wins, and the plugin never runs (HasCertAuth and
+    // friends in its exec authenticator).
+    bool execPluginApplies() const;
+
     // "context kind-dev (cluster kind-dev, user admin) at https://127.0.0.1:6443": no secrets.
     QString describe() const;
 };
