@@ -640,13 +640,34 @@ private slots:
                                                  "    password: %2\n")
                                       .arg(kToken, kPassword))
             << QString() << QStringList{QStringLiteral("only one authentication method")};
-        QTest::newRow("auth-provider")
+        // client-go 0.35 still has the oidc provider; it needs an issuer and a client id.
+        QTest::newRow("auth-provider oidc without idp-issuer-url")
             << oneContext(server, QStringLiteral("    auth-provider:\n      name: oidc\n"
-                                                 "      config:\n        id-token: %1\n")
+                                                 "      config:\n        id-token: %1\n"
+                                                 "        client-id: kubectl\n")
                                       .arg(kToken))
             << QString()
-            << QStringList{QStringLiteral("user 'u' uses auth-provider 'oidc'"),
+            << QStringList{QStringLiteral("the oidc auth-provider of user 'u' has no "
+                                          "idp-issuer-url")};
+        QTest::newRow("auth-provider oidc without client-id")
+            << oneContext(server, QStringLiteral("    auth-provider:\n      name: oidc\n"
+                                                 "      config:\n        id-token: %1\n"
+                                                 "        idp-issuer-url: https://idp\n")
+                                      .arg(kToken))
+            << QString()
+            << QStringList{QStringLiteral("the oidc auth-provider of user 'u' has no client-id")};
+        QTest::newRow("auth-provider azure")
+            << oneContext(server, QStringLiteral("    auth-provider:\n      name: azure\n"
+                                                 "      config:\n        access-token: %1\n")
+                                      .arg(kToken))
+            << QString()
+            << QStringList{QStringLiteral("user 'u' uses auth-provider 'azure'"),
                            QStringLiteral("not supported")};
+        QTest::newRow("auth-provider unknown")
+            << oneContext(server, QStringLiteral("    auth-provider:\n      name: keystone\n"))
+            << QString()
+            << QStringList{QStringLiteral("auth-provider 'keystone', which client-go does not "
+                                          "know")};
         const QString execHead =
             QStringLiteral("    exec:\n      apiVersion: client.authentication.k8s.io/");
         QTest::newRow("exec v1 without interactiveMode")

@@ -1,5 +1,6 @@
 #include "ClusterTargets.h"
 
+#include "http/OidcCredentialSource.h"
 #include "kubeconfig/ExecCredentialRunner.h"
 #include "kubeconfig/Kubeconfig.h"
 
@@ -80,6 +81,8 @@ private:
 
 CredentialProvider credentialProviderFor(const ClusterTarget& target,
                                          std::shared_ptr<ExecCredentialRunner> runner) {
+    if (target.oidc)
+        return std::make_shared<OidcCredentialSource>(*target.oidc);
     if (!target.execPluginApplies() || !runner)
         return {};
     return std::make_shared<ExecCredentialSource>(std::move(runner), target);

@@ -37,7 +37,8 @@ private:
         QHash<QString, QString> fields;
         std::optional<ExecConfig> exec; // users
         QString authProvider;           // users
-        QByteArray execExtension;       // clusters: extensions[client.authentication.k8s.io/exec]
+        QHash<QString, QString> authProviderConfig;
+        QByteArray execExtension; // clusters: extensions[client.authentication.k8s.io/exec]
     };
     static std::optional<Kubeconfig> loadFiles(const QString& explicitPath, QString* error);
     std::optional<ClusterTarget> resolveContext(const QString& context, QString* error) const;
