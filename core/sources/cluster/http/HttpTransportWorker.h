@@ -105,7 +105,8 @@ private:
     std::map<int, std::unique_ptr<Request>> m_requests;
     QNetworkAccessManager* m_shared = nullptr; // every non-streaming request
     std::vector<std::pair<QNetworkAccessManager*, int>> m_streamManagers; // manager, streams
-    // The exec plugin's client certificate as last parsed, and the secrets to scrub from text.
+    // The credential plugin's client certificate as last parsed, and the secrets to scrub from
+    // text.
     QByteArray m_execCertPem, m_execKeyPem;
     std::optional<ClientCertificate> m_execClient;
     QStringList m_secrets;
