@@ -3,6 +3,7 @@
 #include "Version.h"
 #include "engine/Session.h"
 #include "engine/SourceOptions.h"
+#include "session/ExecPluginOutput.h"
 #include "session/RecentCaptures.h"
 #include "session/SessionSwitcher.h"
 #include "session/WindowLayoutMemory.h"
@@ -42,6 +43,9 @@ int main(int argc, char* argv[]) {
     // The installed desktop entry (packaging/watchscope.desktop): on Wayland it becomes the
     // window's app id, so the desktop shows the entry's name and icon for the window.
     QGuiApplication::setDesktopFileName(QStringLiteral("watchscope"));
+
+    // Exec credential plugins get no terminal here; their stderr is shown in the window.
+    ws::ExecPluginOutput pluginOutput;
 
     QCommandLineParser parser;
     parser.setApplicationDescription(

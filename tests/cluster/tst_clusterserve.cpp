@@ -264,8 +264,75 @@ private slots:
                            "      command: %1\n      interactiveMode: Never\n")
                 .arg(failing),
             m_pki.caCert);
-        checkOneLine(record({QStringLiteral("--kubeconfig"), execFails}),
-                     QStringLiteral("exec plugin"));
+        // The plugin's own stderr is the user's (client-go passes it through), then the error.
+        Run failed = record({QStringLiteral("--kubeconfig"), execFails});
+        QVERIFY2(failed.err.startsWith(QStringLiteral("login expired: run sso-login\n")),
+                 qPrintable(failed.err));
+        failed.err.remove(0, failed.err.indexOf(u'\n') + 1);
+        checkOneLine(failed, QStringLiteral("exec plugin"));
+    }
+
+    // A device-code login: the plugin prints where to sign in and waits for the user. The CLI
+    // passes that on to its stderr at once, and records once the plugin answered.
+    void execPluginSpeaksWhileItRuns() {
+        if (!m_havePki)
+            QSKIP("openssl is not installed");
+        const QString release = m_dir.filePath(QStringLiteral("device-login-done"));
+        const QString script = file(
+            QStringLiteral("device-login.sh"),
+            QStringLiteral("#!/bin/sh\necho 'To sign in, open https://login.example/device and "
+                           "enter QRST-4321' >&2\n"
+                           "while [ ! -e '%1' ]; do sleep 0.05; done\n"
+                           "echo '{\"kind\":\"ExecCredential\",\"apiVersion\":"
+                           "\"client.authentication.k8s.io/v1\",\"status\":{\"token\":\"%2\"}}'\n")
+                .arg(release, QLatin1String(kExecToken))
+                .toUtf8(),
+            true);
+        const QString kc = kubeconfig(
+            QStringLiteral("device.yaml"), m_tls.url(),
+            QStringLiteral("    exec:\n      apiVersion: client.authentication.k8s.io/v1\n"
+                           "      command: %1\n      interactiveMode: IfAvailable\n")
+                .arg(script),
+            m_pki.caCert);
+        QProcess p;
+        p.start(qEnvironmentVariable("WS_CLI"),
+                {QStringLiteral("record"), QStringLiteral("--kubeconfig"), kc,
+                 QStringLiteral("--resources"), QStringLiteral("configmaps"),
+                 QStringLiteral("--duration"), QStringLiteral("3s"), QStringLiteral("--out"),
+                 m_dir.filePath(QStringLiteral("device.wscap"))});
+        QByteArray err;
+        QTRY_VERIFY_WITH_TIMEOUT((err += p.readAllStandardError()).contains("QRST-4321"), 30000);
+        QCOMPARE(p.state(), QProcess::Running); // said while the plugin still waits
+        QFile done(release);
+        QVERIFY(done.open(QIODevice::WriteOnly));
+        done.close();
+        QVERIFY(p.waitForFinished(60000));
+        err += p.readAllStandardError();
+        QVERIFY2(p.exitCode() == 0, err.constData());
+        const QString out = QString::fromUtf8(p.readAllStandardOutput());
+        QVERIFY2(!out.contains(QLatin1String(kExecToken)) && !err.contains(kExecToken),
+                 "an exec token was printed");
+    }
+
+    // client-go never runs the exec plugin of a user with a client certificate (HasCertAuth):
+    // a plugin that is not even installed does not matter.
+    void execSkippedWithClientCertificate() {
+        if (!m_havePki)
+            QSKIP("openssl is not installed");
+        const QString kc = kubeconfig(
+            QStringLiteral("cert-and-exec.yaml"), m_tls.url(),
+            QStringLiteral("    client-certificate: %1\n    client-key: %2\n"
+                           "    exec:\n      apiVersion: client.authentication.k8s.io/v1\n"
+                           "      command: /nonexistent/ws-test-plugin\n"
+                           "      interactiveMode: Never\n")
+                .arg(m_pki.clientCert, m_pki.clientKey),
+            m_pki.caCert);
+        const Run r = record({QStringLiteral("--kubeconfig"), kc, QStringLiteral("--resources"),
+                              QStringLiteral("configmaps")},
+                             QStringLiteral("3s"));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.events > 20, qPrintable(r.out + r.err));
+        QVERIFY2(!r.err.contains(QStringLiteral("ws-test-plugin")), qPrintable(r.err));
     }
 
     // A healthy cluster seen through HTTP raises nothing.

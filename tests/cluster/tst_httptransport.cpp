@@ -2,11 +2,13 @@
 // (tests/fixtures/cluster/http_fixture_server.py) and a real PKI (support/TestPki.h): streaming
 // as it arrives, concurrent watches, TLS trust and client certificates, every kind of
 // credential, the 401 exec refresh, failures as one clean line, and no secret in any frame.
+#include "sources/cluster/ClusterTargets.h"
 #include "sources/cluster/http/ClientCertificate.h"
 #include "sources/cluster/http/ClusterHttpSettings.h"
 #include "sources/cluster/http/ClusterHttpTransport.h"
 #include "sources/cluster/http/EnvironmentProxyFactory.h"
 #include "sources/cluster/http/HttpFrameRecords.h"
+#include "sources/cluster/kubeconfig/ExecCredentialRunner.h"
 #include "support/HttpFixtureServer.h"
 #include "support/TestPki.h"
 
@@ -55,6 +57,63 @@ bool isOneLine(const QString& s) {
     return !s.isEmpty() && !s.contains(QLatin1Char('\n')) && !s.contains(QLatin1Char('\r')) &&
            s == s.trimmed();
 }
+
+// A credential source scripted by the test: answers at once through `answer`, or, with
+// `deferred` set, keeps the caller waiting until answerDeferred() (from the test's thread, as a
+// plugin's run would answer from its own). Records what the transport reported as rejected.
+class ScriptedCredentials : public CredentialSource {
+public:
+    std::function<std::optional<HttpCredentials>(QString* error)> answer;
+    bool deferred = false;
+
+    void fetch(Ready ready) override {
+        std::unique_lock lock(m_mutex);
+        ++m_fetches;
+        if (deferred) {
+            m_waiting.push_back(std::move(ready));
+            return;
+        }
+        lock.unlock();
+        QString error;
+        auto c = answer(&error);
+        ready(c, error);
+    }
+    void rejected(const HttpCredentials& rejected) override {
+        std::lock_guard lock(m_mutex);
+        m_rejected << rejected.bearerToken;
+    }
+    void answerDeferred() {
+        std::vector<Ready> waiting;
+        {
+            std::lock_guard lock(m_mutex);
+            waiting.swap(m_waiting);
+            deferred = false;
+        }
+        for (Ready& r : waiting) {
+            QString error;
+            auto c = answer(&error);
+            r(c, error);
+        }
+    }
+    int fetches() const {
+        std::lock_guard lock(m_mutex);
+        return m_fetches;
+    }
+    int waiting() const {
+        std::lock_guard lock(m_mutex);
+        return int(m_waiting.size());
+    }
+    QStringList rejectedTokens() const {
+        std::lock_guard lock(m_mutex);
+        return m_rejected;
+    }
+
+private:
+    mutable std::mutex m_mutex;
+    int m_fetches = 0;
+    std::vector<Ready> m_waiting;
+    QStringList m_rejected;
+};
 
 // A transport and the frames it produced, per request id.
 class Harness {
@@ -777,17 +836,14 @@ private slots:
     }
 
     void execCredentialRefreshedOn401() {
+        // client-go: a 401 to the plugin's credential makes it get a new one and returns the 401
+        // as it is; the next request goes with the new credential. Nothing is re-sent.
         test::HttpFixtureServer server;
         QVERIFY(startServer(server, {QStringLiteral("--token"), kFreshExecToken}));
-        std::mutex mutex;
-        QList<bool> calls;
-        bool refreshed = false;
-        const CredentialProvider provider = [&](bool refresh, QString*) {
-            std::lock_guard lock(mutex);
-            calls << refresh;
-            refreshed = refreshed || refresh;
-            return std::optional<HttpCredentials>(
-                HttpCredentials{refreshed ? kFreshExecToken : kStaleExecToken, {}, {}});
+        auto provider = std::make_shared<ScriptedCredentials>();
+        provider->answer = [p = provider.get()](QString*) {
+            return std::optional<HttpCredentials>(HttpCredentials{
+                p->rejectedTokens().isEmpty() ? kStaleExecToken : kFreshExecToken, {}, {}});
         };
         ClusterTarget t = targetFor(server.url());
         t.exec = ExecConfig{};
@@ -797,58 +853,83 @@ private slots:
         QVERIFY(h.waitEnded(1));
         QCOMPARE(h.sequenceProblem(1), QString());
         QCOMPARE(h.end(1).error, HttpErrorKind::None);
-        QCOMPARE(h.head(1)->status, 200); // the 401 of attempt 1 is not recorded
-        QCOMPARE(h.count(1, HttpFrameKind::ResponseHead), 1);
-        QCOMPARE(h.json(1).value("token").toInt(), 1);
-        const std::vector<HttpRequestSent> sent = h.sent(1);
-        QCOMPARE(sent.size(), std::size_t(2));
-        QCOMPARE(sent[0].attempt, 1);
-        QCOMPARE(sent[1].attempt, 2);
-        {
-            std::lock_guard lock(mutex);
-            QCOMPARE(calls, (QList<bool>{false, true}));
-        }
-        // The next request uses the (cached, fresh) credential straight away.
+        QCOMPARE(h.head(1)->status, 401);
+        QVERIFY(h.body(1).contains("Unauthorized"));
+        QCOMPARE(h.sent(1).size(), std::size_t(1));
+        QCOMPARE(provider->rejectedTokens(), QStringList{kStaleExecToken});
         h.submit(2, QStringLiteral("/api/echo"));
         QVERIFY(h.waitEnded(2));
         QCOMPARE(h.sent(2).size(), std::size_t(1));
         QCOMPARE(h.head(2)->status, 200);
+        QCOMPARE(provider->rejectedTokens(), QStringList{kStaleExecToken});
     }
 
-    void execRefreshFailureKeepsThe401() {
+    void execCredentialAwaitedOffTheTransportThread() {
+        // While the plugin runs (a login waiting for its user), the transport thread goes on:
+        // a request without a credential need is served, a waiting one can be cancelled, and the
+        // waiting ones leave once the credential comes.
         test::HttpFixtureServer server;
         QVERIFY(startServer(server, {QStringLiteral("--token"), kFreshExecToken}));
-        std::atomic<int> refreshes{0};
-        const CredentialProvider provider = [&](bool refresh, QString* error) {
-            if (refresh) {
-                ++refreshes;
-                *error = QStringLiteral("exec: executable kubectl-oidc not found");
-                return std::optional<HttpCredentials>();
-            }
-            return std::optional<HttpCredentials>(HttpCredentials{kStaleExecToken, {}, {}});
+        auto provider = std::make_shared<ScriptedCredentials>();
+        provider->deferred = true;
+        provider->answer = [](QString*) {
+            return std::optional<HttpCredentials>(HttpCredentials{kFreshExecToken, {}, {}});
         };
         ClusterTarget t = targetFor(server.url());
         t.exec = ExecConfig{};
         Harness h(t, provider);
         QVERIFY(h.start());
         h.submit(1, QStringLiteral("/api/echo"));
+        h.submit(2, QStringLiteral("/api/echo"));
+        h.submit(3, QStringLiteral("/api/echo"));
+        QVERIFY(h.waitFor([&] { return provider->waiting() == 1; }));
+        QCOMPARE(provider->fetches(), 1); // the three wait for one answer
+        h.transport().cancel(2);
+        QVERIFY(h.waitEnded(2));
+        QCOMPARE(h.end(2).error, HttpErrorKind::Cancelled);
+        QVERIFY(!h.ended(1) && !h.ended(3));
+        provider->answerDeferred();
         QVERIFY(h.waitEnded(1));
-        QCOMPARE(h.sequenceProblem(1), QString());
-        QCOMPARE(refreshes.load(), 1);
-        QCOMPARE(h.sent(1).size(), std::size_t(1));
-        QCOMPARE(h.head(1)->status, 401);
-        QVERIFY(h.body(1).contains("Unauthorized"));
-        const HttpResponseEnd end = h.end(1);
-        QCOMPARE(end.error, HttpErrorKind::Other);
-        QVERIFY2(end.message.contains(QStringLiteral("kubectl-oidc not found")),
-                 qPrintable(end.message));
+        QVERIFY(h.waitEnded(3));
+        QCOMPARE(h.head(1)->status, 200);
+        QCOMPARE(h.head(3)->status, 200);
+        QCOMPARE(h.sequenceProblem(3), QString());
+    }
+
+    void execSkippedWithAStaticClientCertificate() {
+        // client-go's exec authenticator leaves a user with a client certificate alone
+        // (HasCertAuth): the plugin never runs.
+        test::HttpFixtureServer server;
+        QVERIFY(startServer(server, tlsArgs() << QStringLiteral("--client-ca") << m_pki.caCert));
+        ClusterTarget t = targetFor(server.url("https"));
+        t.certificateAuthorityPem = TestPki::pem(m_pki.caCert);
+        t.clientCertificatePem = TestPki::pem(m_pki.clientEcCert);
+        t.clientKeyPem = TestPki::pem(m_pki.clientEcKey);
+        t.exec = ExecConfig{};
+        t.exec->command = QStringLiteral("/nonexistent/plugin");
+        auto runner = std::make_shared<ExecCredentialRunner>();
+        QVERIFY(!credentialProviderFor(t, runner));
+        ClusterTarget withoutCert = t;
+        withoutCert.clientCertificatePem.clear();
+        withoutCert.clientKeyPem.clear();
+        QVERIFY(credentialProviderFor(withoutCert, runner));
+        Harness h(t, credentialProviderFor(t, runner));
+        QVERIFY(h.start());
+        QVERIFY(h.transport().warnings().isEmpty());
+        h.submit(1, QStringLiteral("/api/echo"));
+        QVERIFY(h.waitEnded(1));
+        QCOMPARE(h.end(1).error, HttpErrorKind::None);
+        QCOMPARE(h.json(1).value("clientCN").toString(), QStringLiteral("alice"));
+        QCOMPARE(h.json(1).value("token").toInt(), 0); // no bearer token went
+        QCOMPARE(runner->runs(), 0);
     }
 
     void execClientCertificate() {
         test::HttpFixtureServer server;
         QVERIFY(startServer(server, tlsArgs() << QStringLiteral("--client-ca") << m_pki.caCert));
         std::atomic<bool> broken{false};
-        const CredentialProvider provider = [&](bool, QString*) {
+        auto provider = std::make_shared<ScriptedCredentials>();
+        provider->answer = [&](QString*) {
             HttpCredentials c;
             c.clientCertPem = TestPki::pem(m_pki.clientEcCert);
             c.clientKeyPem = TestPki::pem(broken ? m_pki.clientKey : m_pki.clientEcKey);
@@ -875,7 +956,8 @@ private slots:
     }
 
     void execFailureBeforeSending() {
-        const CredentialProvider provider = [](bool, QString* error) {
+        auto provider = std::make_shared<ScriptedCredentials>();
+        provider->answer = [](QString* error) {
             *error = QStringLiteral("exec: plugin exited with status 1");
             return std::optional<HttpCredentials>();
         };

@@ -658,12 +658,28 @@ private slots:
                                                  "    password: %2\n")
                                       .arg(kToken, kPassword))
             << QString() << QStringList{QStringLiteral("only one authentication method")};
-        QTest::newRow("auth-provider")
+        // client-go 0.35 still has the oidc provider; it needs an issuer and a client id.
+        QTest::newRow("auth-provider oidc without idp-issuer-url")
             << oneContext(server, QStringLiteral("    auth-provider:\n      name: oidc\n"
-                                                 "      config:\n        id-token: %1\n")
+                                                 "      config:\n        id-token: %1\n"
+                                                 "        client-id: kubectl\n")
                                       .arg(kToken))
             << QString()
-            << QStringList{QStringLiteral("user 'u' uses auth-provider 'oidc'"),
+            << QStringList{QStringLiteral("the oidc auth-provider of user 'u' has no "
+                                          "idp-issuer-url")};
+        QTest::newRow("auth-provider oidc without client-id")
+            << oneContext(server, QStringLiteral("    auth-provider:\n      name: oidc\n"
+                                                 "      config:\n        id-token: %1\n"
+                                                 "        idp-issuer-url: https://idp\n")
+                                      .arg(kToken))
+            << QString()
+            << QStringList{QStringLiteral("the oidc auth-provider of user 'u' has no client-id")};
+        QTest::newRow("auth-provider azure")
+            << oneContext(server, QStringLiteral("    auth-provider:\n      name: azure\n"
+                                                 "      config:\n        access-token: %1\n")
+                                      .arg(kToken))
+            << QString()
+            << QStringList{QStringLiteral("user 'u' uses auth-provider 'azure'"),
                            QStringLiteral("not supported")};
         QTest::newRow("impersonation without a user")
             << oneContext(server, token + QStringLiteral("    as-groups: [auditors]\n"))
@@ -673,6 +689,11 @@ private slots:
         QTest::newRow("impersonating two groups")
             << oneContext(server, token + QStringLiteral("    as: jane\n    as-groups: [a, b]\n"))
             << QString() << QStringList{QStringLiteral("more than one value in as-groups")};
+        QTest::newRow("auth-provider unknown")
+            << oneContext(server, QStringLiteral("    auth-provider:\n      name: keystone\n"))
+            << QString()
+            << QStringList{QStringLiteral("auth-provider 'keystone', which client-go does not "
+                                          "know")};
         const QString execHead =
             QStringLiteral("    exec:\n      apiVersion: client.authentication.k8s.io/");
         QTest::newRow("exec v1 without interactiveMode")
@@ -1003,7 +1024,7 @@ private slots:
                                  << QStringList{QStringLiteral("did not finish within 0.4 s")};
         QTest::newRow("interactiveMode Always")
             << credential(v1, tokenJson) << v1 << QString() << QStringLiteral("Always")
-            << QStringList{QStringLiteral("needs a terminal")};
+            << QStringList{QStringLiteral("standard input is not a terminal")};
     }
     void execFailures() {
         QFETCH(QString, body);

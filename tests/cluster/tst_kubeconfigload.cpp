@@ -6,7 +6,9 @@
 // checked for secrets (tokens, passwords, key and certificate data, a plugin's stdout).
 #include "sources/cluster/kubeconfig/ClusterTarget.h"
 #include "sources/cluster/kubeconfig/ExecCredentialRunner.h"
+#include "sources/cluster/kubeconfig/ExecPluginConsole.h"
 #include "sources/cluster/kubeconfig/Kubeconfig.h"
+#include "sources/cluster/kubeconfig/LoginShellPath.h"
 #include "support/FuzzReproducer.h"
 
 #include <QDir>
@@ -17,6 +19,8 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
+#include <mutex>
 
 using namespace ws;
 
@@ -1288,6 +1292,167 @@ private slots:
         QVERIFY(!runner.get(execConfig(p, kV1), QUrl(), &error));
         QVERIFY2(timer.elapsed() < 10000, "the plugin was not stopped at the limit");
         checkError(error, {QStringLiteral("did not finish within 0.3 s")});
+    }
+
+    void execStderrReachesTheUserWhileThePluginRuns() {
+        // A device-code login prints its code on stderr and waits for the user: the text must
+        // reach them while the plugin runs, not in an error line after it ended.
+        std::mutex mutex;
+        QByteArray shown;
+        QThread* shownOn = nullptr;
+        ExecPluginConsole console;
+        console.stderrText = [&](const QString&, const QByteArray& text) {
+            std::lock_guard lock(mutex);
+            shown += text;
+            shownOn = QThread::currentThread();
+        };
+        ExecPluginConsole::install(console);
+        const QString release = path(unique(QStringLiteral("release")));
+        QString dir;
+        const QString p = plugin(
+            QStringLiteral("echo 'To sign in, open https://login.example/device and enter the "
+                           "code ABCD-1234' >&2\n"
+                           "while [ ! -e '%1' ]; do sleep 0.05; done\n")
+                    .arg(release) +
+                credential(kV1, QStringLiteral(R"({"token":"%1"})").arg(kPluginToken)),
+            &dir);
+        ExecConfig x = execConfig(p, kV1);
+        x.interactiveMode = QStringLiteral("IfAvailable");
+        ExecCredentialRunner runner;
+        std::mutex doneMutex;
+        std::optional<ExecCredential> got;
+        QString error;
+        bool done = false;
+        QThread* answeredOn = nullptr;
+        runner.fetch(x, ClusterTarget{}, [&](std::optional<ExecCredential> c, QString why) {
+            std::lock_guard lock(doneMutex);
+            got = c;
+            error = why;
+            done = true;
+            answeredOn = QThread::currentThread();
+        });
+        // fetch() returned while the plugin waits for its user.
+        QVERIFY(runner.busy());
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                std::lock_guard lock(mutex);
+                return shown.contains("ABCD-1234");
+            }(),
+            10000);
+        {
+            std::lock_guard lock(doneMutex);
+            QVERIFY(!done);
+        }
+        QVERIFY(runner.busy());
+        // A second caller joins the run under way instead of starting a second login.
+        bool secondDone = false;
+        runner.fetch(x, ClusterTarget{}, [&](std::optional<ExecCredential> c, QString) {
+            std::lock_guard lock(doneMutex);
+            secondDone = c.has_value();
+        });
+        write(QDir(m_tmp.path()).relativeFilePath(release), QByteArray("go"));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                std::lock_guard lock(doneMutex);
+                return done && secondDone;
+            }(),
+            10000);
+        QVERIFY2(got, qPrintable(error));
+        QCOMPARE(got->token, kPluginToken);
+        QVERIFY(answeredOn != QThread::currentThread()); // run on the runner's thread
+        QVERIFY(shownOn != QThread::currentThread());
+        QCOMPARE(runsOf(dir), 1);
+        QVERIFY(!runner.busy());
+        ExecPluginConsole::install(ExecPluginConsole());
+    }
+
+    void execInteractiveLimit() {
+        // IfAvailable and Always may wait for a person: not the 60 s of a plugin that never does.
+        QCOMPARE(ExecCredentialRunner::kInteractiveTimeoutMs, 10 * 60 * 1000);
+        ExecPluginConsole::install(ExecPluginConsole());
+        const QString p = plugin(QStringLiteral("exec sleep 20\n"));
+        ExecCredentialRunner runner;
+        runner.setTimeoutMs(300);
+        runner.setInteractiveTimeoutMs(600);
+        ExecConfig x = execConfig(p, kV1);
+        x.interactiveMode = QStringLiteral("IfAvailable");
+        QString error;
+        QElapsedTimer timer;
+        timer.start();
+        QVERIFY(!runner.get(x, QUrl(), &error));
+        QVERIFY2(timer.elapsed() >= 600, "the interactive limit was not the one applied");
+        checkError(error, {QStringLiteral("did not finish within 0.6 s, the time allowed for an "
+                                          "interactive login")});
+        // Always needs a terminal, which this process (and the window) does not lend.
+        x.interactiveMode = QStringLiteral("Always");
+        QVERIFY(!runner.get(x, QUrl(), &error));
+        checkError(error, {QStringLiteral("standard input is not a terminal")});
+    }
+
+    void execInteractiveGetsTheTerminal() {
+        // With a terminal (the CLI's), an IfAvailable plugin is told it is interactive and reads
+        // stdin; with none (the window), it is not.
+        for (const bool terminal : {true, false}) {
+            ExecPluginConsole console;
+            console.terminal = terminal;
+            ExecPluginConsole::install(console);
+            QString dir;
+            const QString p = plugin(
+                credential(kV1, QStringLiteral(R"({"token":"%1"})").arg(kPluginToken)), &dir);
+            ExecConfig x = execConfig(p, kV1);
+            x.interactiveMode = QStringLiteral("IfAvailable");
+            ExecCredentialRunner runner;
+            QString error;
+            QVERIFY2(runner.get(x, QUrl(), &error), qPrintable(error));
+            const QJsonObject spec = QJsonDocument::fromJson(readAll(dir + "/info"))
+                                         .object()
+                                         .value(QLatin1String("spec"))
+                                         .toObject();
+            QCOMPARE(spec.value(QLatin1String("interactive")), QJsonValue(terminal));
+        }
+        ExecPluginConsole::install(ExecPluginConsole());
+    }
+
+    void execFoundOnTheLoginShellsPath() {
+        // Started from a desktop menu, the program's PATH lacks what the login shell adds.
+        const QString binDir = path(unique(QStringLiteral("loginbin")));
+        QVERIFY(QDir().mkpath(binDir));
+        const QString name = QStringLiteral("ws-test-login-only-plugin");
+        write(QDir(m_tmp.path()).relativeFilePath(binDir + u'/' + name),
+              (QStringLiteral("#!/bin/sh\nprintf '%s' \"$PATH\" > '%1/seen-path'\n").arg(binDir) +
+               credential(kV1, QStringLiteral(R"({"token":"%1"})").arg(kPluginToken)))
+                  .toUtf8(),
+              true);
+        const QString shell = write(
+            QDir(m_tmp.path()).relativeFilePath(path(unique(QStringLiteral("shell")) + "/sh")),
+            QStringLiteral("#!/bin/sh\n[ \"$1\" = -lc ] || exit 9\nPATH=\"$PATH:%1\"\n"
+                           "echo 'a profile that talks'\neval \"$2\"\n")
+                .arg(binDir)
+                .toUtf8(),
+            true);
+        EnvGuard shellGuard("SHELL");
+        qputenv("SHELL", shell.toUtf8());
+        ExecConfig x = execConfig(name, kV1);
+        QString error;
+        {
+            // Not on PATH, and no login shell asked: not found, as before.
+            ExecCredentialRunner runner;
+            LoginShellPath noShell;
+            EnvGuard noShellGuard("SHELL");
+            qputenv("SHELL", "/nonexistent/shell");
+            runner.setLoginShellPath(&noShell);
+            QVERIFY(!runner.get(x, QUrl(), &error));
+            checkError(error, {name, QStringLiteral("not found in PATH")});
+        }
+        ExecCredentialRunner runner;
+        LoginShellPath lookup;
+        runner.setLoginShellPath(&lookup);
+        const auto c = runner.get(x, QUrl(), &error);
+        QVERIFY2(c, qPrintable(error));
+        QCOMPARE(c->token, kPluginToken);
+        QVERIFY(lookup.loginShellDirs().contains(binDir));
+        // The plugin runs with the login shell's directories too (its helpers live there).
+        QVERIFY(QString::fromUtf8(readAll(binDir + "/seen-path")).split(u':').contains(binDir));
     }
 
     void execFromKubeconfig() {

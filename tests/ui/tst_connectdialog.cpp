@@ -4,6 +4,7 @@
 // to the cluster and back, recent connections remembered across dialogs.
 #include "engine/Session.h"
 #include "models/WatcherTableModel.h"
+#include "session/ExecPluginOutput.h"
 #include "session/RecentConnections.h"
 #include "session/SessionSwitcher.h"
 #include "sources/SourceFactory.h"
@@ -68,6 +69,7 @@ private slots:
     void serverUrls();
     void switchesWindowToClusterAndBack();
     void recentConnectionsRefill();
+    void showsWhatTheCredentialPluginSays();
 
 private:
     QString writeKubeconfig(const QString& name, const QString& current);
@@ -332,4 +334,55 @@ void TestConnectDialog::recentConnectionsRefill() {
 }
 
 QTEST_MAIN(TestConnectDialog)
+
+void TestConnectDialog::showsWhatTheCredentialPluginSays() {
+    // A device-code login: the plugin prints where to sign in on stderr and waits for the user.
+    // The dialog shows it while it waits; the plugin then answers and discovery goes on.
+    const QString release = m_dir.filePath(QStringLiteral("signed-in"));
+    const QString plugin = m_dir.filePath(QStringLiteral("device-login.sh"));
+    {
+        QFile f(plugin);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QStringLiteral(
+                    "#!/bin/sh\n"
+                    "echo 'To sign in, open https://login.example/device and enter WXYZ-9876' >&2\n"
+                    "while [ ! -e '%1' ]; do sleep 0.05; done\n"
+                    "echo '{\"kind\":\"ExecCredential\",\"apiVersion\":"
+                    "\"client.authentication.k8s.io/v1\",\"status\":{\"token\":\"t\"}}'\n")
+                    .arg(release)
+                    .toUtf8());
+        f.close();
+        f.setPermissions(f.permissions() | QFileDevice::ExeOwner);
+    }
+    const QString kubeconfig = m_dir.filePath(QStringLiteral("device-kubeconfig"));
+    {
+        QFile f(kubeconfig);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QStringLiteral("apiVersion: v1\nkind: Config\n"
+                               "clusters:\n- name: lab\n  cluster:\n    server: %1\n"
+                               "users:\n- name: sso\n  user:\n    exec:\n"
+                               "      apiVersion: client.authentication.k8s.io/v1\n"
+                               "      command: %2\n      interactiveMode: IfAvailable\n"
+                               "contexts:\n- name: lab\n  context:\n    cluster: lab\n"
+                               "    user: sso\ncurrent-context: lab\n")
+                    .arg(m_serve.url(), plugin)
+                    .toUtf8());
+    }
+    ExecPluginOutput output;
+    ConnectDialog d({});
+    d.kubeconfigEdit()->setText(kubeconfig);
+    d.reloadKubeconfig();
+    QSignalSpy done(&d, &ConnectDialog::probeFinished);
+    QTest::mouseClick(d.connectButton(), Qt::LeftButton);
+    QTRY_VERIFY2_WITH_TIMEOUT(d.statusLabel()->text().contains(QStringLiteral("WXYZ-9876")),
+                              qPrintable(d.statusLabel()->text()), kProbeTimeoutMs);
+    QVERIFY(d.probing());
+    QVERIFY(d.statusLabel()->text().contains(QStringLiteral("Connecting to")));
+    QFile signedIn(release);
+    QVERIFY(signedIn.open(QIODevice::WriteOnly));
+    signedIn.close();
+    QVERIFY(done.wait(kProbeTimeoutMs));
+    QVERIFY2(done.constFirst().constFirst().toBool(), qPrintable(d.statusLabel()->text()));
+}
+
 #include "tst_connectdialog.moc"

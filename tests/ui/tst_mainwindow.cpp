@@ -9,6 +9,8 @@
 #include "models/IncidentTreeModel.h"
 #include "models/RevisionAccountModel.h"
 #include "models/WatcherTableModel.h"
+#include "session/ExecPluginOutput.h"
+#include "sources/cluster/kubeconfig/ExecPluginConsole.h"
 #include "viewstate/FollowPolicy.h"
 #include "widgets/AnomaliesPane.h"
 #include "widgets/AnomalyDetailPane.h"
@@ -34,6 +36,7 @@
 #include <QTest>
 #include <QTreeView>
 #include <QValueAxis>
+#include <thread>
 
 using namespace ws;
 using namespace ws::test;
@@ -102,6 +105,7 @@ class TestMainWindow : public QObject {
 private slots:
     void initTestCase();
     void showsSessionRows();
+    void showsWhatACredentialPluginSays();
     void chartPointCountsAfterDecimation();
     void boundedMemoryOver100Updates();
     void replotsAreCoalesced();
@@ -561,6 +565,23 @@ void TestMainWindow::followsFirstAnomalyResource() {
 
 void TestMainWindow::initTestCase() {
     QLocale::setDefault(QLocale::c());
+}
+
+void TestMainWindow::showsWhatACredentialPluginSays() {
+    // A plugin's stderr comes from the thread that runs it; the status bar shows its last line.
+    ExecPluginOutput output;
+    MainWindow window(nullptr);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    std::thread plugin([] {
+        ExecPluginConsole::current().stderrText(
+            QStringLiteral("kubelogin"),
+            "Please sign in.\nOpen https://microsoft.com/devicelogin, enter code F7KQ2ZB\n");
+    });
+    plugin.join();
+    QTRY_COMPARE(window.statusBar()->currentMessage(),
+                 QStringLiteral("Credential plugin kubelogin: Open "
+                                "https://microsoft.com/devicelogin, enter code F7KQ2ZB"));
 }
 
 void TestMainWindow::showsSessionRows() {

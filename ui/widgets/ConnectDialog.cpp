@@ -2,6 +2,7 @@
 
 #include "kube/ClientProfile.h"
 #include "session/ConnectionProbe.h"
+#include "session/ExecPluginOutput.h"
 #include "session/RecentConnections.h"
 #include "sources/cluster/kubeconfig/Kubeconfig.h"
 
@@ -194,6 +195,17 @@ ConnectDialog::ConnectDialog(const QList<SourceSpec>& recent, QWidget* parent)
     resize(620, 640);
 
     connect(m_probe, &ConnectionProbe::finished, this, &ConnectDialog::onProbeFinished);
+    // A device-code or SSO login says on stderr where to sign in, and waits: show it while the
+    // connection waits for the plugin.
+    if (ExecPluginOutput* plugins = ExecPluginOutput::instance())
+        connect(plugins, &ExecPluginOutput::text, this,
+                [this](const QString& plugin, const QString& text) {
+                    if (!probing())
+                        return;
+                    m_pluginSaid = (m_pluginSaid + text).right(1000);
+                    m_status->setText(tr("%1\nThe credential plugin %2 says:\n%3")
+                                          .arg(m_connectingText, plugin, m_pluginSaid.trimmed()));
+                });
     updateModeWidgets();
     reloadKubeconfig();
 }
@@ -310,10 +322,12 @@ void ConnectDialog::probe() {
     updateWatchButton();
     setBusy(true);
     m_status->setStyleSheet(QString());
-    m_status->setText(tr("Connecting to %1…")
-                          .arg(s.kind == SourceSpec::Kind::Server
-                                   ? s.servers.join(QStringLiteral(", "))
-                                   : m_contextServer->text()));
+    m_connectingText =
+        tr("Connecting to %1…")
+            .arg(s.kind == SourceSpec::Kind::Server ? s.servers.join(QStringLiteral(", "))
+                                                    : m_contextServer->text());
+    m_pluginSaid.clear();
+    m_status->setText(m_connectingText);
     m_probe->start(s);
 }
 

@@ -73,6 +73,8 @@ private:
     QList<SourceSpec> m_recentSpecs;
     QStringList m_wantedResources; // from a recent connection, checked after its probe
     ConnectionProbe* m_probe;
+    QString m_connectingText; // "Connecting to …" of the probe under way
+    QString m_pluginSaid;     // what its credential plugin wrote on stderr so far
 
     QComboBox* m_recent = nullptr;
     QRadioButton* m_contextMode = nullptr;

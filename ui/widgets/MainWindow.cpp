@@ -23,6 +23,7 @@
 #include "models/IncidentTreeModel.h"
 #include "models/ResourceTreeModel.h"
 #include "models/WatcherTableModel.h"
+#include "session/ExecPluginOutput.h"
 #include "viewexport/ViewExporter.h"
 #include "viewstate/FollowPolicy.h"
 #include "viewstate/ResourceFocus.h"
@@ -79,6 +80,15 @@ MainWindow::MainWindow(Session* session, QWidget* parent, SeriesBuffer::Limits s
     showStatus();
     updateTabTitles();
     connectSession();
+    // A credential plugin that needs its user mid-session (a device-code login once a token
+    // expired) says so on stderr and waits: the status bar shows its latest line.
+    if (ExecPluginOutput* plugins = ExecPluginOutput::instance())
+        connect(plugins, &ExecPluginOutput::text, this,
+                [this](const QString& plugin, const QString& text) {
+                    const QString line = text.trimmed().section(u'\n', -1).simplified();
+                    if (!line.isEmpty())
+                        showStatusMessage(tr("Credential plugin %1: %2").arg(plugin, line), 120000);
+                });
 }
 
 MainWindow::~MainWindow() = default;

@@ -34,6 +34,8 @@ ClusterProbeResult ClusterProbe::run(const SourceSpec& spec, const std::atomic<b
 
     QElapsedTimer clock;
     clock.start();
+    QElapsedTimer waited;
+    waited.start();
     FrameQueue queue;
     auto runner = std::make_shared<ExecCredentialRunner>();
     std::vector<std::unique_ptr<ClusterHttpTransport>> transports;
@@ -91,7 +93,11 @@ ClusterProbeResult ClusterProbe::run(const SourceSpec& spec, const std::atomic<b
             result.error = QStringLiteral("cancelled");
             return result;
         }
-        if (clock.elapsed() > timeoutMs) {
+        // A plugin waiting for the user (a device-code login) is not the cluster being slow: the
+        // limit counts from when no plugin runs (the plugin has a limit of its own).
+        if (runner->busy())
+            waited.restart();
+        if (waited.elapsed() > timeoutMs) {
             result.error = QStringLiteral("%1 did not finish discovery within %2 s")
                                .arg(targets->front().server.toString(QUrl::RemoveUserInfo))
                                .arg(timeoutMs / 1000);

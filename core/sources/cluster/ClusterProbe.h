@@ -25,7 +25,8 @@ struct ClusterProbeResult {
 
 class ClusterProbe {
 public:
-    // Gives up after `timeoutMs` (one line says so), or soon after `cancelled` becomes true.
+    // Gives up after `timeoutMs` without an exec plugin running (one line says so), or soon
+    // after `cancelled` becomes true.
     static ClusterProbeResult run(const SourceSpec& spec, const std::atomic<bool>& cancelled,
                                   const QString& version = QStringLiteral("dev"),
                                   int timeoutMs = 30000);

@@ -1,5 +1,6 @@
 #include "ClusterTargets.h"
 
+#include "http/OidcCredentialSource.h"
 #include "kubeconfig/ExecCredentialRunner.h"
 #include "kubeconfig/Kubeconfig.h"
 
@@ -45,20 +46,46 @@ std::optional<std::vector<ClusterTarget>> resolveClusterTargets(const SourceSpec
     return targets;
 }
 
+namespace {
+
+// A kubeconfig user's exec plugin as the transport's credential source.
+class ExecCredentialSource : public CredentialSource {
+public:
+    ExecCredentialSource(std::shared_ptr<ExecCredentialRunner> runner, ClusterTarget target)
+        : m_runner(std::move(runner)), m_target(std::move(target)) {}
+
+    void fetch(Ready ready) override {
+        m_runner->fetch(*m_target.exec, m_target,
+                        [ready = std::move(ready)](std::optional<ExecCredential> c, QString error) {
+                            if (!c)
+                                return ready(std::nullopt, error);
+                            ready(
+                                HttpCredentials{c->token, c->clientCertificatePem, c->clientKeyPem},
+                                QString());
+                        });
+    }
+    void rejected(const HttpCredentials& rejected) override {
+        ExecCredential c;
+        c.token = rejected.bearerToken;
+        c.clientCertificatePem = rejected.clientCertPem;
+        c.clientKeyPem = rejected.clientKeyPem;
+        m_runner->rejected(*m_target.exec, m_target, c);
+    }
+
+private:
+    std::shared_ptr<ExecCredentialRunner> m_runner;
+    ClusterTarget m_target; // the whole cluster (CA, server name, proxy) for provideClusterInfo
+};
+
+} // namespace
+
 CredentialProvider credentialProviderFor(const ClusterTarget& target,
                                          std::shared_ptr<ExecCredentialRunner> runner) {
-    if (!target.exec || !runner)
+    if (target.oidc)
+        return std::make_shared<OidcCredentialSource>(*target.oidc);
+    if (!target.execPluginApplies() || !runner)
         return {};
-    return [runner = std::move(runner), config = *target.exec,
-            target](bool refresh, QString* why) -> std::optional<HttpCredentials> {
-        if (refresh)
-            runner->invalidate();
-        // The whole cluster (CA, server name, proxy) for provideClusterInfo plugins.
-        auto c = runner->get(config, target, why);
-        if (!c)
-            return std::nullopt;
-        return HttpCredentials{c->token, c->clientCertificatePem, c->clientKeyPem};
-    };
+    return std::make_shared<ExecCredentialSource>(std::move(runner), target);
 }
 
 } // namespace ws

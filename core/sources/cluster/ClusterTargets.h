@@ -19,8 +19,9 @@ std::optional<std::vector<ClusterTarget>> resolveClusterTargets(const SourceSpec
 
 class ExecCredentialRunner;
 
-// How the transport to `target` gets its exec plugin's credential (empty when the user has no
-// exec plugin): through `runner`, shared by the targets of one source so a plugin runs once.
+// How the transport to `target` gets a credential plugin's credential: its oidc auth-provider,
+// or its exec plugin through `runner` (shared by the targets of one source so a plugin runs
+// once). Empty when neither applies.
 CredentialProvider credentialProviderFor(const ClusterTarget& target,
                                          std::shared_ptr<ExecCredentialRunner> runner);
 

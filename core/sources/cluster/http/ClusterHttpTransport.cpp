@@ -12,9 +12,7 @@ ClusterHttpTransport::ClusterHttpTransport(ClusterTarget target, FrameQueue& que
     : m_target(std::move(target)), m_queue(queue), m_clock(std::move(clock)),
       m_exec(std::move(exec)), m_version(std::move(version)) {
     m_warnings = ClusterHttpSettings::warningsFor(m_target);
-    const bool staticCredentials = !m_target.token.isEmpty() || !m_target.tokenFile.isEmpty() ||
-                                   !m_target.username.isEmpty() || !m_target.password.isEmpty();
-    if (m_target.exec && !m_exec && !staticCredentials)
+    if (m_target.execPluginApplies() && !m_exec)
         m_warnings << QStringLiteral("the kubeconfig user%1 runs an exec credential plugin but "
                                      "none can be run here: requests go without credentials")
                           .arg(m_target.user.isEmpty() ? QString()

@@ -20,10 +20,11 @@ class HttpTransportWorker;
 
 // The cluster source's HTTP(S) transport: reaches a kube-apiserver as kubectl does (the
 // kubeconfig's CA replacing the system roots, client certificates, bearer tokens re-read from a
-// token file, basic auth, an exec credential refreshed on 401, proxy-url or the environment's
-// proxies) and records everything it receives as frames (HttpFrameKind.h) in a FrameQueue for
-// the session thread to decode. All networking runs on a thread of its own with its own event
-// loop; submit(), cancel() and stop() may be called from any other thread.
+// token file, basic auth, a credential plugin's credential (an exec plugin's, renewed after a
+// 401; an oidc auth-provider's), proxy-url or the environment's proxies) and records everything it
+// receives as frames (HttpFrameKind.h) in a FrameQueue for the session thread to decode. All
+// networking runs on a thread of its own with its own event loop; submit(), cancel() and stop() may
+// be called from any other thread.
 //
 // The queue must outlive the transport (nothing is pushed once stop() returned). Every submitted
 // request ends with exactly one ResponseEnd frame. Requests submitted before
@@ -34,8 +35,9 @@ public:
     // without reaching it (after stop()): it must be thread-safe.
     using Clock = std::function<TimeUs()>;
 
-    // `exec` provides the credential of a kubeconfig user with an exec plugin (called on the
-    // transport thread). `version` goes into the User-Agent.
+    // `exec` provides the credential of a kubeconfig user with an exec plugin or an oidc
+    // auth-provider (credentialProviderFor()); requests wait for it without blocking the
+    // transport thread. `version` goes into the User-Agent.
     ClusterHttpTransport(ClusterTarget target, FrameQueue& queue, Clock clock,
                          CredentialProvider exec = {}, QString version = QStringLiteral("dev"));
     ~ClusterHttpTransport(); // stop()

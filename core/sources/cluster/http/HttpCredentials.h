@@ -3,23 +3,36 @@
 #include <QByteArray>
 #include <QString>
 #include <functional>
+#include <memory>
 #include <optional>
 
 namespace ws {
 
-// What an exec credential plugin handed back, as the transport uses it: a bearer token and/or a
-// client certificate (PEM). Secrets: never logged, never in a frame.
+// What a credential plugin (an exec plugin, an OIDC auth provider) handed back, as the transport
+// uses it: a bearer token and/or a client certificate (PEM). Secrets: never logged, never in a
+// frame.
 struct HttpCredentials {
     QString bearerToken;
     QByteArray clientCertPem;
     QByteArray clientKeyPem;
+
+    bool operator==(const HttpCredentials&) const = default;
 };
 
-// Called on the transport's thread before each request that needs it (it may block, e.g. to run
-// the plugin; it should cache until expiry). `refresh` is true after the server answered 401 with
-// the previous credential: drop any cached one and get a new one. On failure: nullopt and one
-// line without secrets in *error.
-using CredentialProvider =
-    std::function<std::optional<HttpCredentials>(bool refresh, QString* error)>;
+// Where the transport gets such a credential. Getting one may take long (a plugin waiting for a
+// browser login, a token refresh over the network), so it is never done on the transport's
+// thread: fetch() answers through `ready`, at once when a credential is cached, else later from
+// another thread. Errors are one line without secrets. Thread-safe.
+class CredentialSource {
+public:
+    using Ready = std::function<void(std::optional<HttpCredentials> credentials, QString error)>;
+    virtual ~CredentialSource() = default;
+    virtual void fetch(Ready ready) = 0;
+    // The server answered 401 to a request sent with `rejected`. client-go gets a new credential
+    // (unless another request already did) and returns the 401: the next fetch() waits for it.
+    virtual void rejected(const HttpCredentials& rejected) = 0;
+};
+
+using CredentialProvider = std::shared_ptr<CredentialSource>;
 
 } // namespace ws

@@ -50,10 +50,13 @@ QString seconds(int ms) {
 } // namespace
 
 HttpTransportWorker::HttpTransportWorker(ClusterHttpSettings settings, ClusterTarget target,
-                                         FrameQueue& queue, Clock clock, CredentialProvider exec)
+                                         FrameQueue& queue, Clock clock,
+                                         CredentialProvider credentials)
     : m_settings(std::move(settings)), m_target(std::move(target)), m_queue(queue),
-      m_clock(std::move(clock)), m_exec(std::move(exec)),
+      m_clock(std::move(clock)), m_credentials(std::move(credentials)),
+      m_mailbox(std::make_shared<Mailbox>()),
       m_environment(QProcessEnvironment::systemEnvironment()) {
+    m_mailbox->worker = this;
     for (const QString& secret : {m_target.token, m_target.password})
         if (!secret.isEmpty())
             m_secrets << secret;
@@ -114,10 +117,7 @@ void HttpTransportWorker::push(Request& r, HttpFrameKind kind, QByteArray bytes)
     frame.received = m_clock();
     frame.kind = std::uint16_t(kind);
     frame.bytes = std::move(bytes);
-    if (r.holding && kind != HttpFrameKind::ResponseEnd)
-        r.held.push_back(std::move(frame));
-    else
-        m_queue.push(std::move(frame));
+    m_queue.push(std::move(frame));
 }
 
 HttpTransportWorker::Request* HttpTransportWorker::active(int id, const QNetworkReply* reply) {
@@ -145,14 +145,62 @@ void HttpTransportWorker::submit(const HttpRequest& request) {
         return;
     }
     QString error;
-    if (!send(r, 1, &error))
+    if (!send(r, &error))
         finish(r, HttpErrorKind::Other, error);
 }
 
-bool HttpTransportWorker::authorize(Request& r, bool refresh, QNetworkRequest& request,
-                                    QString* error) {
+bool HttpTransportWorker::usesCredentialPlugin() const {
+    // client-go: a token, a token file or basic auth set the Authorization header first, and
+    // the plugin's round tripper then leaves the request alone.
+    return m_credentials && m_target.token.isEmpty() && m_target.tokenFile.isEmpty() &&
+           m_target.username.isEmpty() && m_target.password.isEmpty();
+}
+
+bool HttpTransportWorker::send(Request& r, QString* error) {
+    if (!usesCredentialPlugin())
+        return dispatch(r, nullptr, error);
+    r.waitingForCredential = true;
+    m_waitingRequests.push_back(r.request.id);
+    if (m_fetching)
+        return true;
+    m_fetching = true;
+    m_credentials->fetch(
+        [mailbox = m_mailbox](std::optional<HttpCredentials> credentials, QString why) {
+            std::lock_guard lock(mailbox->mutex);
+            if (HttpTransportWorker* worker = mailbox->worker)
+                QMetaObject::invokeMethod(
+                    worker,
+                    [worker, credentials = std::move(credentials), why = std::move(why)] {
+                        worker->onCredential(credentials, why);
+                    },
+                    Qt::QueuedConnection);
+        });
+    return true;
+}
+
+void HttpTransportWorker::onCredential(const std::optional<HttpCredentials>& credentials,
+                                       const QString& why) {
+    m_fetching = false;
+    std::vector<int> ids;
+    ids.swap(m_waitingRequests);
+    for (int id : ids) {
+        const auto it = m_requests.find(id);
+        if (it == m_requests.end() || !it->second->waitingForCredential)
+            continue; // cancelled meanwhile
+        Request& r = *it->second;
+        r.waitingForCredential = false;
+        QString error;
+        if (!credentials)
+            finish(r, HttpErrorKind::Other, QStringLiteral("getting credentials: %1").arg(why));
+        else if (!dispatch(r, &*credentials, &error))
+            finish(r, HttpErrorKind::Other, error);
+    }
+}
+
+bool HttpTransportWorker::authorize(Request& r, const HttpCredentials* plugin,
+                                    QNetworkRequest& request, QString* error) {
     QByteArray authorization;
-    r.authFromExec = false;
+    r.sentWith.reset();
     // client-go (NewBearerAuthWithRefreshRoundTripper): a readable tokenFile wins, re-read at
     // every request (projected service account tokens rotate in place); `token` is the fallback.
     QByteArray fileToken;
@@ -178,36 +226,27 @@ bool HttpTransportWorker::authorize(Request& r, bool refresh, QNetworkRequest& r
         authorization =
             "Basic " +
             (m_target.username + QLatin1Char(':') + m_target.password).toUtf8().toBase64();
-    } else if (m_exec) {
+    } else if (plugin) {
         QString why;
-        const std::optional<HttpCredentials> credentials = m_exec(refresh, &why);
-        if (!credentials) {
-            *error = refresh ? QStringLiteral("the server answered 401 and refreshing the exec "
-                                              "credential failed: %1")
-                                   .arg(why)
-                             : QStringLiteral("getting credentials: %1").arg(why);
-            return false;
+        r.sentWith = *plugin;
+        if (!plugin->bearerToken.isEmpty()) {
+            if (!m_secrets.contains(plugin->bearerToken))
+                m_secrets << plugin->bearerToken;
+            authorization = "Bearer " + plugin->bearerToken.toUtf8();
         }
-        r.authFromExec = true;
-        if (!credentials->bearerToken.isEmpty()) {
-            if (!m_secrets.contains(credentials->bearerToken))
-                m_secrets << credentials->bearerToken;
-            authorization = "Bearer " + credentials->bearerToken.toUtf8();
-        }
-        if (credentials->clientCertPem != m_execCertPem ||
-            credentials->clientKeyPem != m_execKeyPem) {
+        if (plugin->clientCertPem != m_execCertPem || plugin->clientKeyPem != m_execKeyPem) {
             m_execClient.reset();
-            if (!credentials->clientCertPem.isEmpty() || !credentials->clientKeyPem.isEmpty()) {
-                m_execClient = ClientCertificate::fromPem(credentials->clientCertPem,
-                                                          credentials->clientKeyPem, &why);
+            if (!plugin->clientCertPem.isEmpty() || !plugin->clientKeyPem.isEmpty()) {
+                m_execClient =
+                    ClientCertificate::fromPem(plugin->clientCertPem, plugin->clientKeyPem, &why);
                 if (!m_execClient) {
                     *error =
                         QStringLiteral("the exec credential's client certificate: %1").arg(why);
                     return false;
                 }
             }
-            m_execCertPem = credentials->clientCertPem;
-            m_execKeyPem = credentials->clientKeyPem;
+            m_execCertPem = plugin->clientCertPem;
+            m_execKeyPem = plugin->clientKeyPem;
             // Kept-alive connections still present the previous certificate: drop them.
             if (m_shared)
                 m_shared->clearConnectionCache();
@@ -224,7 +263,7 @@ bool HttpTransportWorker::authorize(Request& r, bool refresh, QNetworkRequest& r
         request.setRawHeader("Authorization", authorization);
     if (m_settings.https) {
         QSslConfiguration tls = m_settings.tls;
-        if (r.authFromExec && m_execClient) {
+        if (r.sentWith && m_execClient) {
             tls.setLocalCertificateChain(m_execClient->chain);
             tls.setPrivateKey(m_execClient->key);
         }
@@ -233,7 +272,7 @@ bool HttpTransportWorker::authorize(Request& r, bool refresh, QNetworkRequest& r
     return true;
 }
 
-bool HttpTransportWorker::send(Request& r, int attempt, QString* error) {
+bool HttpTransportWorker::dispatch(Request& r, const HttpCredentials* plugin, QString* error) {
     const HttpRequest& in = r.request;
     const QUrl url = m_settings.urlFor(in.pathAndQuery);
     if (!url.isValid()) {
@@ -241,16 +280,8 @@ bool HttpTransportWorker::send(Request& r, int attempt, QString* error) {
         return false;
     }
     QNetworkRequest request(url);
-    if (!authorize(r, attempt > 1, request, error))
+    if (!authorize(r, plugin, request, error))
         return false;
-    if (attempt > 1) {
-        // The 401 is superseded by the retry: its held frames are dropped, the retry recorded.
-        r.held.clear();
-        r.holding = false;
-        push(r, HttpFrameKind::RequestSent,
-             encodeHttpRecord(HttpRequestSent{in.method, in.pathAndQuery, attempt}));
-    }
-    r.attempt = attempt;
     r.headSeen = false;
     r.sslErrors.clear();
 
@@ -353,9 +384,10 @@ void HttpTransportWorker::onHead(Request& r) {
         if (isRecordedResponseHeader(name))
             head.headers.append({name, value});
     }
-    // client-go refreshes an exec credential when the server rejects it: hold this answer back
-    // until the retry with a fresh one is known to be possible.
-    r.holding = head.status == 401 && r.authFromExec && r.attempt == 1 && !m_stopped;
+    // client-go gets a new credential when the server rejects the plugin's, and returns the 401
+    // as it is: the requests that follow go with the new one.
+    if (head.status == 401 && r.sentWith && !m_stopped)
+        m_credentials->rejected(*r.sentWith);
     push(r, HttpFrameKind::ResponseHead, encodeHttpRecord(head));
     if (r.request.streaming)
         r.timer->stop();
@@ -381,13 +413,6 @@ void HttpTransportWorker::onFinished(Request& r) {
             push(r, HttpFrameKind::BodyChunk, std::move(rest));
     }
     const auto [error, message] = outcome(r);
-    if (r.holding && error == HttpErrorKind::None) {
-        releaseReply(r);
-        QString why;
-        if (!send(r, 2, &why))
-            finish(r, HttpErrorKind::Other, why); // flushes the held 401 first
-        return;
-    }
     finish(r, error, message);
 }
 
@@ -399,6 +424,8 @@ std::pair<HttpErrorKind, QString> HttpTransportWorker::outcome(const Request& r)
         return {HttpErrorKind::Timeout, timeoutText(r)};
     if (r.stopping)
         return {HttpErrorKind::Cancelled, QStringLiteral("the transport stopped")};
+    if (!r.reply) // still waiting for its credential
+        return {HttpErrorKind::Cancelled, QStringLiteral("cancelled")};
     const QNetworkReply::NetworkError error = r.reply->error();
     if (error == QNetworkReply::NoError || (r.headSeen && isHttpStatusError(error)))
         return {HttpErrorKind::None, {}};
@@ -468,10 +495,6 @@ void HttpTransportWorker::releaseReply(Request& r) {
 }
 
 void HttpTransportWorker::finish(Request& r, HttpErrorKind error, const QString& message) {
-    for (Frame& frame : r.held)
-        m_queue.push(std::move(frame));
-    r.held.clear();
-    r.holding = false;
     push(r, HttpFrameKind::ResponseEnd,
          encodeHttpRecord(
              HttpResponseEnd{error, error == HttpErrorKind::None ? QString() : scrub(message)}));
@@ -507,6 +530,10 @@ void HttpTransportWorker::shutdown() {
     if (m_stopped)
         return;
     m_stopped = true;
+    {
+        std::lock_guard lock(m_mailbox->mutex);
+        m_mailbox->worker = nullptr;
+    }
     std::vector<int> ids;
     for (const auto& [id, r] : m_requests)
         ids.push_back(id);

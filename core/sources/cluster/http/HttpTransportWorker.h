@@ -14,6 +14,7 @@
 #include <QSslError>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -48,30 +49,33 @@ public:
 private:
     struct Request {
         HttpRequest request;
-        int attempt = 0;
         QNetworkReply* reply = nullptr;
         QNetworkAccessManager* manager = nullptr;
         QTimer* timer = nullptr;
         bool headSeen = false;
-        bool authFromExec = false;
-        bool holding = false;    // a 401 that a refreshed exec credential may retry: held back
-        std::vector<Frame> held; // the held response's frames
-        bool cancelled = false;  // cancel()
-        bool timedOut = false;   // our timer
-        bool stopping = false;   // shutdown()
+        bool waitingForCredential = false;
+        std::optional<HttpCredentials> sentWith; // the plugin's credential it went with
+        bool cancelled = false;                  // cancel()
+        bool timedOut = false;                   // our timer
+        bool stopping = false;                   // shutdown()
         QList<QSslError> sslErrors;
     };
 
-    // Sends attempt `attempt` of `r` (attempt 2: with a refreshed exec credential). False when
-    // no request could be made; then *error says why.
-    bool send(Request& r, int attempt, QString* error);
-    bool authorize(Request& r, bool refresh, QNetworkRequest& request, QString* error);
+    // Sends `r`, first waiting for the credential plugin's credential when it needs one. False
+    // when no request could be made; then *error says why.
+    bool send(Request& r, QString* error);
+    bool dispatch(Request& r, const HttpCredentials* plugin, QString* error);
+    bool authorize(Request& r, const HttpCredentials* plugin, QNetworkRequest& request,
+                   QString* error);
+    bool usesCredentialPlugin() const;
+    // The plugin's answer, on this thread: the requests that waited for it go (or fail).
+    void onCredential(const std::optional<HttpCredentials>& credentials, const QString& error);
     Request* active(int id, const QNetworkReply* reply);
     void onHead(Request& r);
     void onReadyRead(Request& r);
     void onFinished(Request& r);
     void abort(int id, bool Request::*reason);
-    // Pushes the held frames and the ResponseEnd, and forgets the request.
+    // Pushes the ResponseEnd, and forgets the request.
     void finish(Request& r, HttpErrorKind error, const QString& message);
     void releaseReply(Request& r);
     std::pair<HttpErrorKind, QString> outcome(const Request& r) const;
@@ -87,12 +91,22 @@ private:
     ClusterTarget m_target;
     FrameQueue& m_queue;
     Clock m_clock;
-    CredentialProvider m_exec;
-    QProcessEnvironment m_environment; // read once, as Go reads the proxy variables once
+    CredentialProvider m_credentials;
+    // How the credential source's answer, which comes from another thread, finds this worker:
+    // cleared by shutdown(), so a late answer is dropped instead of reaching a deleted object.
+    struct Mailbox {
+        std::mutex mutex;
+        HttpTransportWorker* worker = nullptr;
+    };
+    std::shared_ptr<Mailbox> m_mailbox;
+    bool m_fetching = false;            // a fetch() is under way
+    std::vector<int> m_waitingRequests; // ids waiting for its answer
+    QProcessEnvironment m_environment;  // read once, as Go reads the proxy variables once
     std::map<int, std::unique_ptr<Request>> m_requests;
     QNetworkAccessManager* m_shared = nullptr; // every non-streaming request
     std::vector<std::pair<QNetworkAccessManager*, int>> m_streamManagers; // manager, streams
-    // The exec plugin's client certificate as last parsed, and the secrets to scrub from text.
+    // The credential plugin's client certificate as last parsed, and the secrets to scrub from
+    // text.
     QByteArray m_execCertPem, m_execKeyPem;
     std::optional<ClientCertificate> m_execClient;
     QStringList m_secrets;

@@ -48,4 +48,9 @@ QString ClusterTarget::describe() const {
     return out;
 }
 
+bool ClusterTarget::execPluginApplies() const {
+    return exec && token.isEmpty() && tokenFile.isEmpty() && username.isEmpty() &&
+           password.isEmpty() && clientCertificatePem.isEmpty() && clientKeyPem.isEmpty();
+}
+
 } // namespace ws

@@ -38,6 +38,20 @@ struct Impersonation {
     QList<QPair<QByteArray, QByteArray>> headers() const;
 };
 
+// A kubeconfig user's `auth-provider: oidc` (client-go's oidc plugin, still built into kubectl):
+// its config map, by the kubeconfig's names. Secrets.
+struct OidcConfig {
+    QString issuerUrl;      // idp-issuer-url
+    QString clientId;       // client-id
+    QString clientSecret;   // client-secret
+    QByteArray issuerCaPem; // idp-certificate-authority(-data); empty: the system's CAs
+    QString idToken;        // id-token
+    QString refreshToken;   // refresh-token
+    // Where refreshed tokens are written back: the kubeconfig file that defines the user.
+    QString kubeconfigFile;
+    QString user;
+};
+
 // Everything needed to reach one kube-apiserver, resolved from a kubeconfig (or --server): the
 // endpoint, how to trust it, who to be. The secrets are held here and only handed to the
 // transport; describe() and every log, description and capture leave them out.
@@ -63,6 +77,12 @@ struct ClusterTarget {
     QString password;
     std::optional<ExecConfig> exec; // run by ExecCredentialRunner when a request needs it
     Impersonation impersonate;
+    std::optional<OidcConfig> oidc; // used by OidcCredentialSource
+
+    // client-go runs the exec plugin only for a user with no other credential: a token, a token
+    // file, basic auth or a client certificate wins, and the plugin never runs (HasCertAuth and
+    // friends in its exec authenticator).
+    bool execPluginApplies() const;
 
     // "context kind-dev (cluster kind-dev, user admin) at https://127.0.0.1:6443": no secrets.
     QString describe() const;

@@ -1,12 +1,20 @@
 #include "ExecCredentialRunner.h"
 
+#include "ExecPluginConsole.h"
+#include "LoginShellPath.h"
+
+#include <QElapsedTimer>
 #include <QFileInfo>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QRegularExpression>
-#include <QStandardPaths>
+#include <atomic>
+#include <mutex>
+#include <thread>
+#include <vector>
 
 namespace ws {
 
@@ -42,26 +50,100 @@ QString hint(const QString& installHint) {
     return h.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(h.left(300));
 }
 
+QString duration(int ms) {
+    if (ms >= 60000 && ms % 60000 == 0)
+        return QStringLiteral("%1 min").arg(ms / 60000);
+    return QStringLiteral("%1 s").arg(QString::number(ms / 1000.0));
+}
+
+bool sameCredential(const ExecCredential& a, const ExecCredential& b) {
+    return a.token == b.token && a.clientCertificatePem == b.clientCertificatePem &&
+           a.clientKeyPem == b.clientKeyPem;
+}
+
+// client-go waits for the expiry itself; a few seconds early keeps a request from leaving
+// with a token that lapses on the way.
+bool stillValid(const ExecCredential& c) {
+    return !c.expiry.isValid() || c.expiry > QDateTime::currentDateTimeUtc().addSecs(10);
+}
+
 } // namespace
 
+struct ExecCredentialRunner::State {
+    struct Entry {
+        std::optional<ExecCredential> credential;
+        bool running = false;
+        std::vector<Ready> waiting;
+    };
+
+    mutable std::mutex mutex;         // everything below but `closing` and `runMutex`
+    QHash<QByteArray, Entry> entries; // by the whole exec config (+ cluster info)
+    struct Run {
+        std::thread thread;
+        std::shared_ptr<std::atomic<bool>> done;
+    };
+    std::vector<Run> threads;
+    int timeoutMs = kTimeoutMs;
+    int interactiveTimeoutMs = kInteractiveTimeoutMs;
+    int runs = 0;
+    int running = 0;
+    LoginShellPath* lookup = nullptr;
+    std::atomic<bool> closing{false};
+    // client-go runs one plugin at a time (it may be interactive): so do we, across users.
+    std::mutex runMutex;
+
+    // Runs the plugin; the caller holds runMutex.
+    std::optional<ExecCredential> run(const ExecConfig& config, const QJsonObject& cluster,
+                                      QString* error);
+};
+
+ExecCredentialRunner::ExecCredentialRunner() : m_state(std::make_shared<State>()) {}
+
+ExecCredentialRunner::~ExecCredentialRunner() {
+    m_state->closing = true;
+    std::vector<State::Run> threads;
+    {
+        std::lock_guard lock(m_state->mutex);
+        threads.swap(m_state->threads);
+    }
+    for (State::Run& r : threads)
+        r.thread.join(); // a running plugin is killed within a fraction of a second
+}
+
 int ExecCredentialRunner::runs() const {
-    std::lock_guard lock(m_mutex);
-    return m_runs;
+    std::lock_guard lock(m_state->mutex);
+    return m_state->runs;
+}
+
+bool ExecCredentialRunner::busy() const {
+    std::lock_guard lock(m_state->mutex);
+    return m_state->running > 0;
 }
 
 void ExecCredentialRunner::setTimeoutMs(int ms) {
-    std::lock_guard lock(m_mutex);
-    m_timeoutMs = ms;
+    std::lock_guard lock(m_state->mutex);
+    m_state->timeoutMs = ms;
 }
 
 int ExecCredentialRunner::timeoutMs() const {
-    std::lock_guard lock(m_mutex);
-    return m_timeoutMs;
+    std::lock_guard lock(m_state->mutex);
+    return m_state->timeoutMs;
+}
+
+void ExecCredentialRunner::setInteractiveTimeoutMs(int ms) {
+    std::lock_guard lock(m_state->mutex);
+    m_state->interactiveTimeoutMs = ms;
+}
+
+void ExecCredentialRunner::setLoginShellPath(LoginShellPath* lookup) {
+    std::lock_guard lock(m_state->mutex);
+    m_state->lookup = lookup;
 }
 
 void ExecCredentialRunner::invalidate() {
-    std::lock_guard lock(m_mutex);
-    m_cache.clear();
+    std::lock_guard lock(m_state->mutex);
+    for (State::Entry& e : m_state->entries)
+        e.credential.reset();
 }
 
 QJsonObject ExecCredentialRunner::clusterInfo(const ExecConfig& config,
@@ -82,9 +164,9 @@ QJsonObject ExecCredentialRunner::clusterInfo(const ExecConfig& config,
     return c;
 }
 
-QByteArray ExecCredentialRunner::execInfo(const ExecConfig& config, const QJsonObject& cluster) {
-    // Never interactive: WatchScope reads credentials on worker threads with no terminal.
-    QJsonObject spec{{QStringLiteral("interactive"), false}};
+QByteArray ExecCredentialRunner::execInfo(const ExecConfig& config, const QJsonObject& cluster,
+                                          bool interactive) {
+    QJsonObject spec{{QStringLiteral("interactive"), interactive}};
     if (config.provideClusterInfo && !cluster.isEmpty())
         spec.insert(QStringLiteral("cluster"), cluster);
     const QJsonObject info{{QStringLiteral("kind"), QStringLiteral("ExecCredential")},
@@ -93,10 +175,37 @@ QByteArray ExecCredentialRunner::execInfo(const ExecConfig& config, const QJsonO
     return QJsonDocument(info).toJson(QJsonDocument::Compact);
 }
 
+namespace {
+
+QJsonObject clusterFor(const ExecConfig& config, const ClusterTarget& target) {
+    return config.provideClusterInfo ? ExecCredentialRunner::clusterInfo(config, target)
+                                     : QJsonObject();
+}
+
+} // namespace
+
 std::optional<ExecCredential>
 ExecCredentialRunner::get(const ExecConfig& config, const ClusterTarget& target, QString* error) {
-    return cached(config, config.provideClusterInfo ? clusterInfo(config, target) : QJsonObject(),
-                  error);
+    const QJsonObject cluster = clusterFor(config, target);
+    const QByteArray key = cacheKey(config, cluster);
+    {
+        std::lock_guard lock(m_state->mutex);
+        const State::Entry& e = m_state->entries[key];
+        if (e.credential && stillValid(*e.credential))
+            return e.credential;
+    }
+    std::lock_guard serial(m_state->runMutex);
+    {
+        // Another caller may have run it while this one waited for its turn.
+        std::lock_guard lock(m_state->mutex);
+        const State::Entry& e = m_state->entries[key];
+        if (e.credential && stillValid(*e.credential))
+            return e.credential;
+    }
+    auto credential = m_state->run(config, cluster, error);
+    std::lock_guard lock(m_state->mutex);
+    m_state->entries[key].credential = credential;
+    return credential;
 }
 
 std::optional<ExecCredential> ExecCredentialRunner::get(const ExecConfig& config,
@@ -106,66 +215,172 @@ std::optional<ExecCredential> ExecCredentialRunner::get(const ExecConfig& config
     return get(config, target, error);
 }
 
-std::optional<ExecCredential>
-ExecCredentialRunner::cached(const ExecConfig& config, const QJsonObject& cluster, QString* error) {
-    std::lock_guard lock(m_mutex);
+void ExecCredentialRunner::fetch(const ExecConfig& config, const ClusterTarget& target,
+                                 Ready ready) {
+    const QJsonObject cluster = clusterFor(config, target);
     const QByteArray key = cacheKey(config, cluster);
-    const auto it = m_cache.constFind(key);
-    // client-go waits for the expiry itself; a few seconds early keeps a request from leaving
-    // with a token that lapses on the way.
-    if (it != m_cache.constEnd() &&
-        (!it->expiry.isValid() || it->expiry > QDateTime::currentDateTimeUtc().addSecs(10)))
-        return *it;
-    m_cache.remove(key);
-    auto credential = run(config, cluster, error);
-    if (credential)
-        m_cache.insert(key, *credential);
-    return credential;
+    std::unique_lock lock(m_state->mutex);
+    State::Entry& e = m_state->entries[key];
+    if (!e.running && e.credential && stillValid(*e.credential)) {
+        const ExecCredential c = *e.credential;
+        lock.unlock();
+        ready(c, QString());
+        return;
+    }
+    e.waiting.push_back(std::move(ready));
+    if (e.running)
+        return;
+    e.running = true;
+    ++m_state->running;
+    // Finished threads are joined here, so they do not pile up over a long session.
+    for (auto it = m_state->threads.begin(); it != m_state->threads.end();) {
+        if (it->done->load()) {
+            it->thread.join();
+            it = m_state->threads.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    auto done = std::make_shared<std::atomic<bool>>(false);
+    std::thread thread([state = m_state, config, cluster, key, done] {
+        QString error;
+        std::optional<ExecCredential> c;
+        {
+            std::lock_guard serial(state->runMutex);
+            c = state->run(config, cluster, &error);
+        }
+        std::vector<Ready> waiting;
+        {
+            std::lock_guard lock(state->mutex);
+            State::Entry& done = state->entries[key];
+            done.running = false;
+            done.credential = c;
+            waiting.swap(done.waiting);
+            --state->running;
+        }
+        for (Ready& r : waiting)
+            r(c, error);
+        done->store(true);
+    });
+    m_state->threads.push_back({std::move(thread), std::move(done)});
 }
 
-std::optional<ExecCredential>
-ExecCredentialRunner::run(const ExecConfig& config, const QJsonObject& cluster, QString* error) {
+void ExecCredentialRunner::rejected(const ExecConfig& config, const ClusterTarget& target,
+                                    const ExecCredential& rejected) {
+    const QByteArray key = cacheKey(config, clusterFor(config, target));
+    {
+        std::lock_guard lock(m_state->mutex);
+        State::Entry& e = m_state->entries[key];
+        if (e.running || !e.credential || !sameCredential(*e.credential, rejected))
+            return; // rotated already, or being rotated
+        e.credential.reset();
+    }
+    // The refresh runs now, as client-go's does before it returns the 401; nobody waits for it
+    // but the requests that come next.
+    fetch(config, target, [](std::optional<ExecCredential>, QString) {});
+}
+
+std::optional<ExecCredential> ExecCredentialRunner::State::run(const ExecConfig& config,
+                                                               const QJsonObject& cluster,
+                                                               QString* error) {
     const QString plugin = QStringLiteral("exec plugin '%1'").arg(config.command);
     auto fail = [&](const QString& message) {
         *error = message;
         return std::nullopt;
     };
-    // client-go only runs an "Always" plugin on a terminal; there is none here.
-    if (config.interactiveMode == QLatin1String("Always"))
-        return fail(QStringLiteral("%1 needs a terminal (interactiveMode: Always), which "
-                                   "WatchScope cannot give it")
+    const ExecPluginConsole console = ExecPluginConsole::current();
+    int limitMs = 0;
+    LoginShellPath* shellPath = nullptr;
+    {
+        std::lock_guard lock(mutex);
+        const bool mayAsk = config.interactiveMode != QLatin1String("Never");
+        limitMs = mayAsk ? interactiveTimeoutMs : timeoutMs;
+        shellPath = lookup ? lookup : &LoginShellPath::shared();
+    }
+    // client-go's isInteractive: IfAvailable gets stdin when it is a terminal, Always needs one.
+    const bool interactive = config.interactiveMode != QLatin1String("Never") && console.terminal;
+    if (config.interactiveMode == QLatin1String("Always") && !console.terminal)
+        return fail(QStringLiteral("%1 cannot support interactive mode: standard input is not a "
+                                   "terminal (interactiveMode: Always; run watchscope-cli from a "
+                                   "terminal)")
                         .arg(plugin));
-    const bool isPath = config.command.contains(u'/');
-    if (config.command.isEmpty() ||
-        (isPath ? !QFileInfo::exists(config.command)
-                : QStandardPaths::findExecutable(config.command).isEmpty()))
-        return fail(QStringLiteral("exec plugin: executable %1 not found%2%3")
-                        .arg(config.command, isPath ? QString() : QStringLiteral(" in PATH"),
-                             hint(config.installHint)));
 
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    QString program = config.command;
+    const bool isPath = config.command.contains(u'/');
+    if (config.command.isEmpty() || (isPath && !QFileInfo::exists(config.command)))
+        return fail(QStringLiteral("exec plugin: executable %1 not found%2")
+                        .arg(config.command, hint(config.installHint)));
+    if (!isPath) {
+        const auto found = shellPath->find(config.command, env.value(QStringLiteral("PATH")));
+        if (!found)
+            return fail(QStringLiteral("exec plugin: executable %1 not found in PATH (nor in the "
+                                       "login shell's)%2")
+                            .arg(config.command, hint(config.installHint)));
+        program = found->program;
+        // Found where the login shell looks: the plugin's own helpers (gcloud, aws) live there.
+        if (!found->loginShellDirs.isEmpty()) {
+            QStringList path = env.value(QStringLiteral("PATH")).split(u':', Qt::SkipEmptyParts);
+            path << found->loginShellDirs;
+            env.insert(QStringLiteral("PATH"), path.join(u':'));
+        }
+    }
     for (const auto& [name, value] : config.env)
         env.insert(name, value);
     env.insert(QStringLiteral("KUBERNETES_EXEC_INFO"),
-               QString::fromUtf8(execInfo(config, cluster)));
+               QString::fromUtf8(execInfo(config, cluster, interactive)));
     QProcess p;
     p.setProcessEnvironment(env);
-    p.setStandardInputFile(QProcess::nullDevice());
-    p.setProgram(config.command);
+    if (interactive)
+        p.setInputChannelMode(QProcess::ForwardedInputChannel);
+    else
+        p.setStandardInputFile(QProcess::nullDevice());
+    p.setProgram(program);
     p.setArguments(config.args);
-    ++m_runs;
+    {
+        std::lock_guard lock(mutex);
+        ++runs;
+    }
     p.start();
     if (!p.waitForStarted(10000))
         return fail(QStringLiteral("%1 could not be started: %2%3")
                         .arg(plugin, p.errorString(), hint(config.installHint)));
-    if (!p.waitForFinished(m_timeoutMs)) {
-        p.kill();
-        p.waitForFinished(2000);
-        return fail(QStringLiteral("%1 did not finish within %2 s")
-                        .arg(plugin, QString::number(m_timeoutMs / 1000.0)));
+
+    // stderr goes to the user as it comes (a device code must be read while the plugin waits);
+    // its start is kept for the error line. stdout carries the token and is only parsed.
+    QByteArray stderrStart;
+    auto relay = [&](const QByteArray& text) {
+        if (text.isEmpty())
+            return;
+        if (stderrStart.size() < 4096)
+            stderrStart += text.left(4096 - stderrStart.size());
+        if (console.stderrText)
+            console.stderrText(config.command, text);
+    };
+    p.setReadChannel(QProcess::StandardError);
+    QElapsedTimer clock;
+    clock.start();
+    while (p.state() != QProcess::NotRunning) {
+        p.waitForReadyRead(100);
+        relay(p.readAllStandardError());
+        if (closing) {
+            p.kill();
+            p.waitForFinished(2000);
+            return fail(QStringLiteral("%1 was stopped: the connection closed").arg(plugin));
+        }
+        if (clock.elapsed() > limitMs && p.state() != QProcess::NotRunning) {
+            p.kill();
+            p.waitForFinished(2000);
+            return fail(
+                QStringLiteral("%1 did not finish within %2%3")
+                    .arg(plugin, duration(limitMs),
+                         config.interactiveMode == QLatin1String("Never")
+                             ? QString()
+                             : QStringLiteral(", the time allowed for an interactive login")));
+        }
     }
-    // stdout carries the token: only stderr may be shown.
-    const QString stderrLine = QString::fromUtf8(p.readAllStandardError())
+    relay(p.readAllStandardError());
+    const QString stderrLine = QString::fromUtf8(stderrStart)
                                    .section(u'\n', 0, 0, QString::SectionSkipEmpty)
                                    .trimmed()
                                    .left(300);

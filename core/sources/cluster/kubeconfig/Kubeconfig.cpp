@@ -290,8 +290,10 @@ bool Kubeconfig::addFile(const QString& path, QString* error) {
                                     values << str(v);
                             entry.impersonate.extra.append({str(kv.first), values});
                         }
-                    if (const YAML::Node ap = body["auth-provider"]; ap && ap.IsMap())
+                    if (const YAML::Node ap = body["auth-provider"]; ap && ap.IsMap()) {
                         entry.authProvider = str(ap["name"]);
+                        entry.authProviderConfig = scalars(ap["config"]);
+                    }
                     if (const YAML::Node ext = body["extensions"]; ext && ext.IsSequence())
                         for (const YAML::Node& x : ext)
                             if (x.IsMap() && str(x["name"]) == kExecExtension) {
@@ -455,11 +457,47 @@ std::optional<ClusterTarget> Kubeconfig::resolveContext(const QString& context,
     if (!user)
         return t; // no credentials (a cluster without authentication)
 
-    if (!user->authProvider.isEmpty())
+    if (user->authProvider == QLatin1String("oidc")) {
+        // client-go 0.35 still registers the oidc provider (kubectl imports it).
+        const auto& ac = user->authProviderConfig;
+        OidcConfig o;
+        o.issuerUrl = ac.value(QStringLiteral("idp-issuer-url"));
+        o.clientId = ac.value(QStringLiteral("client-id"));
+        o.clientSecret = ac.value(QStringLiteral("client-secret"));
+        o.idToken = ac.value(QStringLiteral("id-token"));
+        o.refreshToken = ac.value(QStringLiteral("refresh-token"));
+        o.kubeconfigFile = user->file;
+        o.user = t.user;
+        const QString provider = QStringLiteral("the oidc auth-provider of %1").arg(uname);
+        if (o.issuerUrl.isEmpty())
+            return fail(user->file, QStringLiteral("%1 has no idp-issuer-url").arg(provider));
+        if (o.clientId.isEmpty())
+            return fail(user->file, QStringLiteral("%1 has no client-id").arg(provider));
+        if (const QString data = ac.value(QStringLiteral("idp-certificate-authority-data"));
+            !data.isEmpty()) {
+            if (!decodeData(data, QStringLiteral("idp-certificate-authority-data of ") + provider,
+                            user->file, &o.issuerCaPem, error))
+                return std::nullopt;
+        } else if (const QString caFile = ac.value(QStringLiteral("idp-certificate-authority"));
+                   !caFile.isEmpty()) {
+            // client-go reads this path as it is written (clientcmd does not resolve it).
+            if (!readReferenced(user->file, caFile,
+                                QStringLiteral("idp-certificate-authority of ") + provider,
+                                &o.issuerCaPem, error))
+                return std::nullopt;
+        }
+        t.oidc = o;
+    } else if (user->authProvider == QLatin1String("gcp") ||
+               user->authProvider == QLatin1String("azure")) {
         return fail(user->file,
                     QStringLiteral("%1 uses auth-provider '%2', which is not supported (kubectl "
                                    "dropped it in 1.26): use an exec plugin")
                         .arg(uname, user->authProvider));
+    } else if (!user->authProvider.isEmpty()) {
+        return fail(user->file, QStringLiteral("%1 uses auth-provider '%2', which client-go does "
+                                               "not know (it has only oidc)")
+                                    .arg(uname, user->authProvider));
+    }
     auto pem = [&](const char* fileField, QByteArray* out) {
         const QString dataField = QLatin1String(fileField) + QLatin1String("-data");
         if (const QString data = uf.value(dataField); !data.isEmpty())

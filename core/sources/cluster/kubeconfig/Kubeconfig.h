@@ -38,7 +38,8 @@ private:
         std::optional<ExecConfig> exec; // users
         Impersonation impersonate;      // users: as, as-uid, as-groups, as-user-extra
         QString authProvider;           // users
-        QByteArray execExtension;       // clusters: extensions[client.authentication.k8s.io/exec]
+        QHash<QString, QString> authProviderConfig;
+        QByteArray execExtension; // clusters: extensions[client.authentication.k8s.io/exec]
     };
     static std::optional<Kubeconfig> loadFiles(const QString& explicitPath, QString* error);
     std::optional<ClusterTarget> resolveContext(const QString& context, QString* error) const;
