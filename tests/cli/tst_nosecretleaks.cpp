@@ -113,6 +113,11 @@ class TestNoSecretLeaks : public ws::test::KubectlTestBed {
                             "        idp-issuer-url: https://127.0.0.1:1/\n")
                  .arg(QLatin1String(m_clientSecret), QLatin1String(m_idToken),
                       QLatin1String(m_refreshToken)));
+        // gcp was dropped from client-go: refused before anything is sent (oidc is not).
+        user("gcp-provider",
+             QStringLiteral("    auth-provider:\n      name: gcp\n      config:\n"
+                            "        access-token: %1\n        expiry: \"2099-01-01T00:00:00Z\"\n")
+                 .arg(QLatin1String(m_idToken)));
         const QString served = QStringLiteral("    server: %1\n    certificate-authority: %2\n")
                                    .arg(m_serve.url(), m_pki.caCert);
         QString clusters =
@@ -130,7 +135,7 @@ class TestNoSecretLeaks : public ws::test::KubectlTestBed {
                             .arg(name, QLatin1String(cluster), QLatin1String(user));
         };
         for (const char* u : {"token", "token-file", "cert", "exec", "broken-exec", "basic",
-                              "wrong-token", "auth-provider"})
+                              "wrong-token", "auth-provider", "gcp-provider"})
             context(QLatin1String(u), "served", u);
         context(QStringLiteral("insecure"), "insecure", "token");
         context(QStringLiteral("closed"), "closed", "token");
@@ -555,7 +560,7 @@ private slots:
         // The desktop program's command line: the same checks before any window.
         add(QStringLiteral("watchscope auth-provider"),
             {QStringLiteral("--kubeconfig"), kc, QStringLiteral("--context"),
-             QStringLiteral("auth-provider")},
+             QStringLiteral("gcp-provider")},
             E::Failure, QStringLiteral("auth-provider"), gui());
         add(QStringLiteral("watchscope broken kubeconfig"),
             {QStringLiteral("--kubeconfig"), brokenYaml}, E::Failure, QStringLiteral("YAML"),

@@ -3,6 +3,7 @@
 // line per resource it may not read); a user with no rights gets one clear line; an APIService
 // whose backend is dead costs one warning and everything else works.
 
+#include "support/JsonLinesFile.h"
 #include "support/RealCluster.h"
 
 #include <QFile>
@@ -15,17 +16,6 @@ using ws::test::RealCluster;
 using User = ws::test::RealCluster::User;
 
 namespace {
-
-QList<QJsonObject> jsonLines(const QString& path) {
-    QList<QJsonObject> out;
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return out;
-    for (const QByteArray& line : f.readAll().split('\n'))
-        if (!line.trimmed().isEmpty())
-            out << QJsonDocument::fromJson(line).object();
-    return out;
-}
 
 struct Run {
     int exitCode = -1;
@@ -68,7 +58,7 @@ class TestRealAccess : public QObject {
         r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
         r.out = QString::fromUtf8(p.readAllStandardOutput());
         r.err = QString::fromUtf8(p.readAllStandardError());
-        r.watchers = jsonLines(watchers);
+        r.watchers = ws::test::readJsonLines(watchers);
         return r;
     }
     qint64 count(const QStringList& args) {
@@ -86,13 +76,8 @@ private slots:
         o.apiserverVersion = qEnvironmentVariable("WS_REAL_APISERVER", QStringLiteral("1.35"));
         o.etcd = qEnvironmentVariable("WS_REAL_ETCD", QStringLiteral("3.6"));
         m_cluster = std::make_unique<RealCluster>(o);
-        if (const QString missing = m_cluster->missing(); !missing.isEmpty()) {
-            if (ws::test::peersRequired())
-                QFAIL(qPrintable(missing));
-            QSKIP(qPrintable(missing));
-        }
+        START_REAL_CLUSTER(*m_cluster);
         QString error;
-        QVERIFY2(m_cluster->start(&error), qPrintable(error));
         QByteArray seed;
         for (int i = 0; i < 6; ++i)
             seed += QStringLiteral("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-%1\n"

@@ -9,6 +9,7 @@
 // Debian's, which the apiserver treats as lacking progress notifications; 3.6: the peer);
 // tests/CMakeLists.txt registers each pair. WS_REAL_LOAD_SECONDS shortens the load (default 120).
 
+#include "support/JsonLinesFile.h"
 #include "support/RealCluster.h"
 #include "support/ReplayCheck.h"
 
@@ -25,28 +26,6 @@ using ws::test::RealCluster;
 using User = ws::test::RealCluster::User;
 
 namespace {
-
-QList<QJsonObject> jsonLines(const QString& path) {
-    QList<QJsonObject> out;
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return out;
-    for (const QByteArray& line : f.readAll().split('\n'))
-        if (!line.trimmed().isEmpty())
-            out << QJsonDocument::fromJson(line).object();
-    return out;
-}
-
-// A line for a failure message: the anomalies of warning or error severity, one each.
-QString describe(const QList<QJsonObject>& anomalies) {
-    QStringList lines;
-    for (const QJsonObject& a : anomalies)
-        lines << QStringLiteral("%1 %2 %3 %4: %5")
-                     .arg(a.value("severity").toString(), a.value("kind").toString(),
-                          a.value("resource").toString(), a.value("watcher").toString(),
-                          a.value("message").toString());
-    return lines.join(u'\n');
-}
 
 struct RecordRun {
     int exitCode = -1;
@@ -102,8 +81,8 @@ class TestRealCluster : public QObject {
         r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
         r.out = QString::fromUtf8(p.readAllStandardOutput());
         r.err = QString::fromUtf8(p.readAllStandardError());
-        r.watchers = jsonLines(file(tag + QStringLiteral("-watchers.jsonl")));
-        r.anomalies = jsonLines(file(tag + QStringLiteral("-anomalies.jsonl")));
+        r.watchers = ws::test::readJsonLines(file(tag + QStringLiteral("-watchers.jsonl")));
+        r.anomalies = ws::test::readJsonLines(file(tag + QStringLiteral("-anomalies.jsonl")));
         return r;
     }
     RecordRun record(const QStringList& args, const QString& duration = QStringLiteral("8s")) {
@@ -123,12 +102,14 @@ class TestRealCluster : public QObject {
         return out.trimmed().isEmpty() ? 0 : out.trimmed().split('\n').size();
     }
 
-    int auditEntries() const { return static_cast<int>(jsonLines(m_cluster->auditLog()).size()); }
+    int auditEntries() const {
+        return static_cast<int>(ws::test::readJsonLines(m_cluster->auditLog()).size());
+    }
     // The list and watch requests of `user` for `resource` in the audit log after its first
     // `skip` entries, in order: "watch sendInitialEvents=true 422", "list limit=500 200".
     QStringList requests(const QString& user, const QString& resource, int skip) const {
         QStringList out;
-        for (const QJsonObject& e : jsonLines(m_cluster->auditLog()).mid(skip)) {
+        for (const QJsonObject& e : ws::test::readJsonLines(m_cluster->auditLog()).mid(skip)) {
             if (e.value("stage").toString() != QLatin1String("ResponseComplete") ||
                 e.value("user").toObject().value("username").toString() != user)
                 continue;
@@ -154,13 +135,8 @@ private slots:
         o.apiserverVersion = m_apiserver;
         o.etcd = m_etcd;
         m_cluster = std::make_unique<RealCluster>(o);
-        if (const QString missing = m_cluster->missing(); !missing.isEmpty()) {
-            if (ws::test::peersRequired())
-                QFAIL(qPrintable(missing));
-            QSKIP(qPrintable(missing));
-        }
+        START_REAL_CLUSTER(*m_cluster);
         QString error;
-        QVERIFY2(m_cluster->start(&error), qPrintable(error));
         // A few objects beyond what the apiserver makes itself.
         QByteArray out;
         QByteArray objects;
@@ -202,7 +178,7 @@ private slots:
                              .arg(w.value("state").toString());
         }
         QVERIFY2(wrong.isEmpty(), qPrintable(wrong.join(u'\n')));
-        QVERIFY2(r.serious().isEmpty(), qPrintable(describe(r.serious())));
+        QVERIFY2(r.serious().isEmpty(), qPrintable(ws::test::describeExported(r.serious())));
     }
 
     // Token, client certificate and exec plugin over TLS, JSON and protobuf.
@@ -227,7 +203,7 @@ private slots:
             QVERIFY2(expected > 0, qPrintable(error));
             QCOMPARE(r.objects(resource), expected);
         }
-        QVERIFY2(r.serious().isEmpty(), qPrintable(describe(r.serious())));
+        QVERIFY2(r.serious().isEmpty(), qPrintable(ws::test::describeExported(r.serious())));
         QVERIFY2(!(r.out + r.err).contains(QLatin1String("test-token-of")), "a token leaked");
     }
 
@@ -319,7 +295,7 @@ private slots:
         informerOut += informer.readAllStandardOutput();
         const RecordRun r = finishRecord(*record, tag, 120000);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        QVERIFY2(r.serious().isEmpty(), qPrintable(describe(r.serious())));
+        QVERIFY2(r.serious().isEmpty(), qPrintable(ws::test::describeExported(r.serious())));
 
         qint64 informerObjects = -1;
         for (const QByteArray& line : informerOut.split('\n')) {

@@ -112,13 +112,8 @@ private slots:
         o.apiserverVersion = qEnvironmentVariable("WS_REAL_APISERVER", QStringLiteral("1.35"));
         o.etcd = qEnvironmentVariable("WS_REAL_ETCD", QStringLiteral("3.6"));
         m_cluster = std::make_unique<RealCluster>(o);
-        if (const QString missing = m_cluster->missing(); !missing.isEmpty()) {
-            if (ws::test::peersRequired())
-                QFAIL(qPrintable(missing));
-            QSKIP(qPrintable(missing));
-        }
+        START_REAL_CLUSTER(*m_cluster);
         QString error;
-        QVERIFY2(m_cluster->start(&error), qPrintable(error));
     }
 
     void deviceCodeLogin() {

@@ -6,6 +6,7 @@
 // One control plane: two kube-apiservers (WS_REAL_APISERVER, default 1.35) on one etcd
 // (WS_REAL_ETCD, default 3.6).
 
+#include "support/JsonLinesFile.h"
 #include "support/RealCluster.h"
 #include "support/StallProxy.h"
 
@@ -19,31 +20,6 @@
 using ws::test::RealCluster;
 using User = ws::test::RealCluster::User;
 using ws::EtcdClient;
-
-namespace {
-
-QList<QJsonObject> jsonLines(const QString& path) {
-    QList<QJsonObject> out;
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return out;
-    for (const QByteArray& line : f.readAll().split('\n'))
-        if (!line.trimmed().isEmpty())
-            out << QJsonDocument::fromJson(line).object();
-    return out;
-}
-
-QString describe(const QList<QJsonObject>& anomalies) {
-    QStringList lines;
-    for (const QJsonObject& a : anomalies)
-        lines << QStringLiteral("%1 %2 %3 %4: %5")
-                     .arg(a.value("severity").toString(), a.value("kind").toString(),
-                          a.value("resource").toString(), a.value("watcher").toString(),
-                          a.value("message").toString());
-    return lines.join(u'\n');
-}
-
-} // namespace
 
 class TestRealFaults : public QObject {
     Q_OBJECT
@@ -94,8 +70,8 @@ class TestRealFaults : public QObject {
         r.exitCode = r.process->exitStatus() == QProcess::NormalExit ? r.process->exitCode() : -2;
         r.out = QString::fromUtf8(r.process->readAllStandardOutput());
         r.err = QString::fromUtf8(r.process->readAllStandardError());
-        r.watchers = jsonLines(file(r.tag + "-watchers.jsonl"));
-        r.anomalies = jsonLines(file(r.tag + "-anomalies.jsonl"));
+        r.watchers = ws::test::readJsonLines(file(r.tag + "-watchers.jsonl"));
+        r.anomalies = ws::test::readJsonLines(file(r.tag + "-anomalies.jsonl"));
     }
 
     qint64 kubectlCount(const QString& resource) {
@@ -107,12 +83,13 @@ class TestRealFaults : public QObject {
     }
 
     int auditEntries(int apiserver) const {
-        return static_cast<int>(jsonLines(m_cluster->auditLog(apiserver)).size());
+        return static_cast<int>(ws::test::readJsonLines(m_cluster->auditLog(apiserver)).size());
     }
     // True once apiserver i's audit log shows a watch of `resource` by the admin after its
     // first `skip` entries.
     bool watching(int apiserver, const QString& resource, int skip) const {
-        for (const QJsonObject& e : jsonLines(m_cluster->auditLog(apiserver)).mid(skip))
+        for (const QJsonObject& e :
+             ws::test::readJsonLines(m_cluster->auditLog(apiserver)).mid(skip))
             if (e.value("verb").toString() == QLatin1String("watch") &&
                 e.value("user").toObject().value("username").toString() == QLatin1String("admin") &&
                 e.value("objectRef").toObject().value("resource").toString() == resource)
@@ -156,13 +133,7 @@ private slots:
         o.etcd = qEnvironmentVariable("WS_REAL_ETCD", QStringLiteral("3.6"));
         o.apiservers = 2;
         m_cluster = std::make_unique<RealCluster>(o);
-        if (const QString missing = m_cluster->missing(); !missing.isEmpty()) {
-            if (ws::test::peersRequired())
-                QFAIL(qPrintable(missing));
-            QSKIP(qPrintable(missing));
-        }
-        QString error;
-        QVERIFY2(m_cluster->start(&error), qPrintable(error));
+        START_REAL_CLUSTER(*m_cluster);
         write(configMaps(QStringLiteral("seed"), 10));
     }
 
@@ -185,7 +156,8 @@ private slots:
                  qPrintable(QStringLiteral("%1 watchers on %2")
                                 .arg(r.watchers.size())
                                 .arg(QStringList(apiservers.values()).join(u','))));
-        QVERIFY2(r.ofSeverity("error").isEmpty(), qPrintable(describe(r.anomalies)));
+        QVERIFY2(r.ofSeverity("error").isEmpty(),
+                 qPrintable(ws::test::describeExported(r.anomalies)));
     }
 
     // Events have no watch cache: a watch from a compacted revision gets etcd's 410 straight
@@ -212,7 +184,7 @@ private slots:
         finish(r);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY2(r.kinds().contains(QStringLiteral("too-old-rv")),
-                 qPrintable(describe(r.anomalies)));
+                 qPrintable(ws::test::describeExported(r.anomalies)));
         QCOMPARE(r.watchers.size(), 1);
         QVERIFY2(r.watchers.first().value("relists").toInt() >= 1,
                  qPrintable(QJsonDocument(r.watchers.first()).toJson(QJsonDocument::Compact)));
@@ -239,8 +211,10 @@ private slots:
         for (const QJsonObject& w : r.watchers)
             QVERIFY2(w.value("objects").toInteger() == kubectlCount(w.value("resource").toString()),
                      qPrintable(QJsonDocument(w).toJson(QJsonDocument::Compact)));
-        QVERIFY2(r.ofSeverity("error").isEmpty(), qPrintable(describe(r.anomalies)));
-        qInfo("%s\n%s", qPrintable(r.out.trimmed()), qPrintable(describe(r.anomalies)));
+        QVERIFY2(r.ofSeverity("error").isEmpty(),
+                 qPrintable(ws::test::describeExported(r.anomalies)));
+        qInfo("%s\n%s", qPrintable(r.out.trimmed()),
+              qPrintable(ws::test::describeExported(r.anomalies)));
     }
 
     // etcd stopped for 10 s: lists and watches fail, then everything recovers and the revision
@@ -264,7 +238,8 @@ private slots:
         QCOMPARE(r.watchers.first().value("objects").toInteger(),
                  kubectlCount(QStringLiteral("configmaps")));
         QVERIFY2(r.out.contains(QLatin1String("balanced")), qPrintable(r.out));
-        qInfo("%s\n%s", qPrintable(r.out.trimmed()), qPrintable(describe(r.anomalies)));
+        qInfo("%s\n%s", qPrintable(r.out.trimmed()),
+              qPrintable(ws::test::describeExported(r.anomalies)));
     }
 
     void cleanupTestCase() {

@@ -430,3 +430,16 @@ private:
 };
 
 } // namespace ws::test
+
+// For a test's initTestCase: skips (or, where WS_REQUIRE_PEERS=1, fails) when a peer or tool is
+// missing, and fails with the component's own words when the control plane does not come up.
+#define START_REAL_CLUSTER(cluster)                                                                \
+    do {                                                                                           \
+        if (const QString missingPeer = (cluster).missing(); !missingPeer.isEmpty()) {             \
+            if (ws::test::peersRequired())                                                         \
+                QFAIL(qPrintable(missingPeer));                                                    \
+            QSKIP(qPrintable(missingPeer));                                                        \
+        }                                                                                          \
+        QString startError;                                                                        \
+        QVERIFY2((cluster).start(&startError), qPrintable(startError));                            \
+    } while (0)

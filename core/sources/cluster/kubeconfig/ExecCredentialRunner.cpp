@@ -12,6 +12,7 @@
 #include <QProcessEnvironment>
 #include <QRegularExpression>
 #include <atomic>
+#include <map>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -76,8 +77,11 @@ struct ExecCredentialRunner::State {
         std::vector<Ready> waiting;
     };
 
-    mutable std::mutex mutex;         // everything below but `closing` and `runMutex`
-    QHash<QByteArray, Entry> entries; // by the whole exec config (+ cluster info)
+    mutable std::mutex mutex; // everything below but `closing` and `runMutex`
+    // By the whole exec config (+ cluster info). A std::map builds an entry in place: QHash's
+    // operator[] moves a default one in, where GCC 12 under -fsanitize=thread sees the empty
+    // optional's string read uninitialised (-Wmaybe-uninitialized).
+    std::map<QByteArray, Entry> entries;
     struct Run {
         std::thread thread;
         std::shared_ptr<std::atomic<bool>> done;
@@ -142,7 +146,7 @@ void ExecCredentialRunner::setLoginShellPath(LoginShellPath* lookup) {
 
 void ExecCredentialRunner::invalidate() {
     std::lock_guard lock(m_state->mutex);
-    for (State::Entry& e : m_state->entries)
+    for (auto& [key, e] : m_state->entries)
         e.credential.reset();
 }
 
