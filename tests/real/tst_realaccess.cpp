@@ -72,10 +72,7 @@ class TestRealAccess : public QObject {
 
 private slots:
     void initTestCase() {
-        ws::test::RealClusterOptions o;
-        o.apiserverVersion = qEnvironmentVariable("WS_REAL_APISERVER", QStringLiteral("1.35"));
-        o.etcd = qEnvironmentVariable("WS_REAL_ETCD", QStringLiteral("3.6"));
-        m_cluster = std::make_unique<RealCluster>(o);
+        m_cluster = std::make_unique<RealCluster>(ws::test::RealClusterOptions::fromEnvironment());
         START_REAL_CLUSTER(*m_cluster);
         QString error;
         QByteArray seed;

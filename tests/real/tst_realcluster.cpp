@@ -129,11 +129,9 @@ class TestRealCluster : public QObject {
 
 private slots:
     void initTestCase() {
-        m_apiserver = qEnvironmentVariable("WS_REAL_APISERVER", QStringLiteral("1.35"));
-        m_etcd = qEnvironmentVariable("WS_REAL_ETCD", QStringLiteral("3.4"));
-        ws::test::RealClusterOptions o;
-        o.apiserverVersion = m_apiserver;
-        o.etcd = m_etcd;
+        const auto o = ws::test::RealClusterOptions::fromEnvironment();
+        m_apiserver = o.apiserverVersion;
+        m_etcd = o.etcd;
         m_cluster = std::make_unique<RealCluster>(o);
         START_REAL_CLUSTER(*m_cluster);
         QString error;

@@ -48,10 +48,7 @@ private slots:
         qputenv("XDG_CONFIG_HOME", QFile::encodeName(QDir::tempPath() + "/ws-realconnect-config"));
         QSettings::setDefaultFormat(QSettings::IniFormat);
         RecentConnections().clear();
-        ws::test::RealClusterOptions o;
-        o.apiserverVersion = qEnvironmentVariable("WS_REAL_APISERVER", QStringLiteral("1.35"));
-        o.etcd = qEnvironmentVariable("WS_REAL_ETCD", QStringLiteral("3.6"));
-        m_cluster = std::make_unique<RealCluster>(o);
+        m_cluster = std::make_unique<RealCluster>(ws::test::RealClusterOptions::fromEnvironment());
         START_REAL_CLUSTER(*m_cluster);
         QString error;
     }

@@ -108,10 +108,7 @@ class TestRealExecAuth : public QObject {
 
 private slots:
     void initTestCase() {
-        ws::test::RealClusterOptions o;
-        o.apiserverVersion = qEnvironmentVariable("WS_REAL_APISERVER", QStringLiteral("1.35"));
-        o.etcd = qEnvironmentVariable("WS_REAL_ETCD", QStringLiteral("3.6"));
-        m_cluster = std::make_unique<RealCluster>(o);
+        m_cluster = std::make_unique<RealCluster>(ws::test::RealClusterOptions::fromEnvironment());
         START_REAL_CLUSTER(*m_cluster);
         QString error;
     }

@@ -128,11 +128,7 @@ class TestRealFaults : public QObject {
 
 private slots:
     void initTestCase() {
-        ws::test::RealClusterOptions o;
-        o.apiserverVersion = qEnvironmentVariable("WS_REAL_APISERVER", QStringLiteral("1.35"));
-        o.etcd = qEnvironmentVariable("WS_REAL_ETCD", QStringLiteral("3.6"));
-        o.apiservers = 2;
-        m_cluster = std::make_unique<RealCluster>(o);
+        m_cluster = std::make_unique<RealCluster>(ws::test::RealClusterOptions::fromEnvironment(2));
         START_REAL_CLUSTER(*m_cluster);
         write(configMaps(QStringLiteral("seed"), 10));
     }

@@ -65,6 +65,16 @@ struct RealClusterOptions {
     QString apiserverVersion = QStringLiteral("1.35"); // a tests/peers/kube-apiserver/<v> module
     QString etcd = QStringLiteral("3.4");              // "3.4": Debian's etcd; "3.6": the peer
     int apiservers = 1;
+
+    // The control plane tests/CMakeLists.txt chose for this ctest test (WS_REAL_APISERVER,
+    // WS_REAL_ETCD); run by hand without them, 1.35 on etcd 3.6.
+    static RealClusterOptions fromEnvironment(int apiservers = 1) {
+        RealClusterOptions o;
+        o.apiserverVersion = qEnvironmentVariable("WS_REAL_APISERVER", QStringLiteral("1.35"));
+        o.etcd = qEnvironmentVariable("WS_REAL_ETCD", QStringLiteral("3.6"));
+        o.apiservers = apiservers;
+        return o;
+    }
 };
 
 class RealCluster {
