@@ -77,25 +77,35 @@ QNetworkAccessManager* HttpTransportWorker::newManager() {
 }
 
 int HttpTransportWorker::acquireLane(bool streaming) {
-    if (m_lanes.empty())
+    if (m_lanes.empty()) {
         m_lanes.push_back(Lane{newManager()});
+        m_shortLane = 0;
+    }
+    Lane& shortLane = m_lanes[m_shortLane];
     if (!streaming)
-        return 0;
-    // Over HTTP/1.1 every stream has a connection of its own: none on the first manager, whose
-    // six connections serve the short requests.
-    if (m_http2 && m_lanes[0].streams < kStreamsPerHttp2Connection - kHttp2ShortRequestStreams) {
-        ++m_lanes[0].streams;
-        return 0;
+        return static_cast<int>(m_shortLane);
+    // Over HTTP/1.1 every stream has a connection of its own: none on the short requests'
+    // manager, whose six connections serve the short requests.
+    if (m_http2 && shortLane.streams < kStreamsPerHttp2Connection - kHttp2ShortRequestStreams) {
+        ++shortLane.streams;
+        return static_cast<int>(m_shortLane);
     }
     const int limit = m_http2 ? kStreamsPerHttp2Connection : kStreamsPerManager;
-    for (std::size_t i = 1; i < m_lanes.size(); ++i) {
-        if (m_lanes[i].streams < limit) {
+    for (std::size_t i = 0; i < m_lanes.size(); ++i) {
+        if (i != m_shortLane && !m_lanes[i].retired && m_lanes[i].streams < limit) {
             ++m_lanes[i].streams;
             return static_cast<int>(i);
         }
     }
     m_lanes.push_back(Lane{newManager(), 1});
     return static_cast<int>(m_lanes.size() - 1);
+}
+
+void HttpTransportWorker::retireLanes() {
+    for (Lane& lane : m_lanes)
+        lane.retired = true;
+    m_shortLane = m_lanes.size();
+    m_lanes.push_back(Lane{newManager()});
 }
 
 void HttpTransportWorker::releaseLane(int lane, bool streaming) {
@@ -419,6 +429,12 @@ void HttpTransportWorker::onHead(Request& r) {
     // as it is: the requests that follow go with the new one.
     if (head.status == 401 && r.sentWith && !m_stopped)
         m_credentials->rejected(*r.sentWith);
+    // Qt 6.4 sends no further request on an HTTP/2 connection that answered 401 (the next one
+    // waits there until its timeout; tst_realexecauth): the requests after a 401 go over a new
+    // connection, a new manager's, and those still running on the old ones end there.
+    if (head.status == 401 && m_http2 && !m_stopped &&
+        !m_lanes[static_cast<std::size_t>(r.lane)].retired)
+        retireLanes();
     push(r, HttpFrameKind::ResponseHead, encodeHttpRecord(head));
     if (r.request.streaming)
         r.timer->stop();

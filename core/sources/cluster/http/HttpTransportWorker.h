@@ -98,6 +98,8 @@ private:
     // The manager a request goes to: its index in m_lanes.
     int acquireLane(bool streaming);
     void releaseLane(int lane, bool streaming);
+    // New requests go to a new manager (a new connection) from now on.
+    void retireLanes();
     QNetworkAccessManager* newManager();
 
     ClusterHttpSettings m_settings;
@@ -124,11 +126,13 @@ private:
         // The transport's number of its current HTTP/2 connection: a TLS handshake on it (a
         // reply's encrypted()) means a new connection, which may reach another apiserver.
         qint32 connection = 0;
+        bool retired = false; // takes no new request (its connection answered 401)
     };
-    // [0]: every non-streaming request, and over HTTP/2 the streams it has room for; then
-    // managers for streams only.
+    // m_lanes[m_shortLane]: every non-streaming request, and over HTTP/2 the streams it has room
+    // for; the others: streams only.
     std::vector<Lane> m_lanes;
-    qint32 m_connections = 0; // TLS connections opened so far
+    std::size_t m_shortLane = 0; // the lane of the non-streaming requests
+    qint32 m_connections = 0;    // TLS connections opened so far
     // Whether the server's last answer came over HTTP/2: the server offers h2 by ALPN.
     bool m_http2 = false;
     // The credential plugin's client certificate as last parsed, and the secrets to scrub from
