@@ -10,6 +10,12 @@ namespace ws::series {
 inline QString apiserverSuffix(int apiserver) {
     return apiserver == 0 ? QString() : QStringLiteral(":apiserver-%1").arg(apiserver);
 }
+// What an apiserver URL answered over a later HTTP/2 connection than its first, which may have
+// reached another apiserver behind it: its /metrics series start anew under this suffix, after
+// the apiserver's ("@connection-3": the transport's third connection).
+inline QString connectionSuffix(int connection) {
+    return QStringLiteral("@connection-%1").arg(connection);
+}
 inline QString headRv() {
     return QStringLiteral("head_rv");
 }

@@ -34,6 +34,13 @@ QByteArray initialEventsEnd(int rv) {
         .arg(rv)
         .toUtf8();
 }
+// The cacher's periodic bookmark.
+QByteArray bookmark(int rv) {
+    return QStringLiteral("{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"ConfigMap\","
+                          "\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"%1\"}}}\n")
+        .arg(rv)
+        .toUtf8();
+}
 // cacher.go's newErrWatcher for a watch-list when etcd lacks RequestWatchProgress.
 const QByteArray kNoProgressNotify =
     "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
@@ -137,6 +144,14 @@ public:
         head(status, retryAfter);
         chunk(body);
         end();
+    }
+    // Moves the clock in 10 ms ticks for `span`.
+    void pass(TimeUs span) {
+        const TimeUs until = now + span;
+        while (now < until) {
+            now += milliseconds(10);
+            m_reflector->tick(now);
+        }
     }
     // Moves the clock in 10 ms ticks until `count` requests were sent, at most `limit` on.
     bool waitForRequests(std::size_t count, TimeUs limit) {
@@ -481,6 +496,40 @@ private slots:
         }
         QVERIFY(sawCap);
         QCOMPARE(resetAfterCap, periodic);
+    }
+
+    // A watch the cacher sends a bookmark every minute (its resource's cache RV passed the RV it
+    // was served from) that then stays silent is on a connection that died unseen: it is cut
+    // after 150 s and watched again from its RV, well before timeoutSeconds (>= 300 s) + 5 s.
+    // Each byte that comes puts the cut off again.
+    void silentWatchDueBookmarksIsWatchedAgain() {
+        Rig rig(QStringLiteral("0.34"));
+        rig.listAndWatch(100);
+        const int watch = rig.last().request.id;
+        rig.chunk(bookmark(120));
+        rig.pass(seconds(100));
+        rig.chunk(bookmark(120)); // a minute on: the same RV, still a byte
+        rig.pass(seconds(149));
+        QVERIFY(rig.cancelled.empty());
+        rig.pass(seconds(2));
+        QCOMPARE(rig.cancelled, std::vector<int>{watch});
+        const std::size_t before = rig.sent.size();
+        rig.end(HttpErrorKind::Cancelled);
+        QCOMPARE(rig.sent.size(), before + 1);
+        QVERIFY(rig.last().isWatch() && !rig.last().isWatchList());
+        QCOMPARE(rig.last().rv(), QStringLiteral("120"));
+        QVERIFY(rig.anomalies.isEmpty());
+    }
+
+    // Until its resource's cache RV passes the RV the watch was served from, the cacher sends a
+    // watch of a quiet resource nothing (not even a bookmark at that RV after the first): such
+    // a watch is left to its timeoutSeconds.
+    void silentWatchBeforeBookmarksAreDueIsLeftAlone() {
+        Rig rig(QStringLiteral("0.34"));
+        rig.listAndWatch(100);
+        rig.chunk(bookmark(100));
+        rig.pass(seconds(290));
+        QVERIFY(rig.cancelled.empty());
     }
 };
 

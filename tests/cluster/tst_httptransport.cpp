@@ -12,6 +12,7 @@
 #include "support/HttpFixtureServer.h"
 #include "support/TestPki.h"
 
+#include <QDataStream>
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -329,6 +330,22 @@ private slots:
         QCOMPARE(headBack.reason, head.reason);
         QCOMPARE(headBack.headers, head.headers);
         QCOMPARE(headBack.header("retry-after"), QByteArray("1"));
+        QCOMPARE(headBack.connection, 0);
+        head.connection = 3;
+        QVERIFY(decodeHttpRecord(encodeHttpRecord(head), &headBack));
+        QCOMPARE(headBack.connection, 3);
+        // A capture made before the connection was recorded: the head without it reads as 0.
+        QByteArray older;
+        {
+            QDataStream out(&older, QIODevice::WriteOnly);
+            out.setVersion(QDataStream::Qt_6_4);
+            out << qint32(200) << QByteArray("OK") << quint32(1) << QByteArray("Content-Type")
+                << QByteArray("application/json");
+        }
+        QVERIFY(decodeHttpRecord(older, &headBack));
+        QCOMPARE(headBack.status, 200);
+        QCOMPARE(headBack.connection, 0);
+        QCOMPARE(headBack.header("content-type"), QByteArray("application/json"));
 
         HttpResponseEnd end{HttpErrorKind::Tls, QStringLiteral("TLS handshake failed")};
         HttpResponseEnd endBack;

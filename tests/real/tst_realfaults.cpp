@@ -1,7 +1,8 @@
 // Faults on the real components, each seen as a user of `watchscope-cli record` sees it: two
 // apiservers on one etcd side by side (each watcher's rows its own), an etcd compaction past a
-// stalled watcher (410, relist, named), an apiserver restarted under a watch, and etcd stopped
-// for 10 s. After each, WatchScope's informers end with the objects kubectl lists.
+// stalled watcher (410, relist, named), the one HTTP/2 connection cut under every watch, an
+// apiserver restarted under a watch, and etcd stopped for 10 s. After each, WatchScope's informers
+// end with the objects kubectl lists.
 //
 // One control plane: two kube-apiservers (WS_REAL_APISERVER, default 1.35) on one etcd
 // (WS_REAL_ETCD, default 3.6).
@@ -186,6 +187,40 @@ private slots:
                  qPrintable(QJsonDocument(r.watchers.first()).toJson(QJsonDocument::Compact)));
         QCOMPARE(r.watchers.first().value("objects").toInteger(),
                  kubectlCount(QStringLiteral("events")));
+    }
+
+    // As client-go: the apiserver offers HTTP/2 by ALPN, and discovery, every LIST and WATCH
+    // and the /metrics scrapes share one TCP connection (the proxy in between counts them).
+    // The proxy then resets it, as a load balancer that drops it does: every watch ends, each
+    // informer watches again over one new connection, and ends with the objects kubectl lists.
+    void oneHttp2ConnectionSurvivesACut() {
+        ws::test::StallProxy proxy(m_cluster->port(0));
+        QString error;
+        QVERIFY2(proxy.start(&error), qPrintable(error));
+        const QStringList resources = {"configmaps", "namespaces", "serviceaccounts", "secrets",
+                                       "events"};
+        const int skip = auditEntries(0);
+        Run r = start({"--server", proxy.url(QStringLiteral("https")), "--kubeconfig",
+                       m_cluster->kubeconfig(User::Admin), "--resources", resources.join(',')},
+                      QStringLiteral("45s"));
+        for (const QString& resource : resources)
+            QTRY_VERIFY_WITH_TIMEOUT(watching(0, resource, skip), 30000);
+        QCOMPARE(proxy.accepted(), std::int64_t(1));
+        QCOMPARE(proxy.openConnections(), 1);
+        const int beforeCut = auditEntries(0);
+        proxy.dropAll();
+        write(configMaps(QStringLiteral("after-cut"), 5));
+        for (const QString& resource : resources)
+            QTRY_VERIFY_WITH_TIMEOUT(watching(0, resource, beforeCut), 30000);
+        finish(r);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(proxy.accepted(), std::int64_t(2));
+        QCOMPARE(r.watchers.size(), resources.size());
+        for (const QJsonObject& w : r.watchers)
+            QVERIFY2(w.value("objects").toInteger() == kubectlCount(w.value("resource").toString()),
+                     qPrintable(QJsonDocument(w).toJson(QJsonDocument::Compact)));
+        QVERIFY2(r.ofSeverity("error").isEmpty(),
+                 qPrintable(ws::test::describeExported(r.anomalies)));
     }
 
     // An apiserver restarted (SIGTERM, as a rolling update does) under a watch: the watch is

@@ -342,7 +342,20 @@ void ClusterFrameConsumer::finishMetrics(Pending& p, HttpErrorKind error) {
         s.metricsReadable = false;
         return;
     }
-    reportConsistencyFailures(s, metrics);
+    // Every answer of one HTTP/2 connection comes from one apiserver; no response names the
+    // apiserver (kube-apiserver 1.35's headers are the same from every one of a cluster). A
+    // scrape over a new connection is compared with nothing the old one gave.
+    const qint32 connection = p.response.connection;
+    const bool switched = s.metrics && connection != 0 && connection != s.metricsConnection;
+    if (switched) {
+        s.metrics.reset();
+        s.heads.clear();
+        s.metricsSuffix = series::connectionSuffix(connection);
+    }
+    if (connection != 0)
+        s.metricsConnection = connection;
+    if (!switched)
+        reportConsistencyFailures(s, metrics);
     noteHeads(s, metrics);
     s.metrics = std::move(metrics);
 }
@@ -531,7 +544,7 @@ void ClusterFrameConsumer::sample(TimeUs t) {
             const auto scraped = s.heads.find(resource);
             if (scraped == s.heads.end())
                 continue;
-            const QString suffix = series::apiserverSuffix(static_cast<int>(i));
+            const QString suffix = series::apiserverSuffix(static_cast<int>(i)) + s.metricsSuffix;
             if (scraped->second.cacheRv > 0) {
                 cacheHead = std::max(cacheHead, scraped->second.cacheRv);
                 timeline.append(timeline.series(resource, series::cacheRv(suffix)), t,

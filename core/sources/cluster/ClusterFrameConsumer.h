@@ -122,6 +122,11 @@ private:
         TimeUs nextScrape = 0;
         std::optional<WatchCacheMetrics> metrics;
         std::map<QString, ScrapedHead> heads; // by resource, from the last scrape
+        // The HTTP/2 connection its scrapes came over (0: HTTP/1.1, unknown), and the suffix of
+        // its /metrics series: a scrape over a later connection may come from another apiserver
+        // behind the URL, so it starts new rows, a new baseline of counters and heads.
+        qint32 metricsConnection = 0;
+        QString metricsSuffix;
     };
     // A watcher's lag as the last sample found it; unknown while no apiserver gives its
     // resource's cache RV.

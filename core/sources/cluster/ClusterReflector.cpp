@@ -17,6 +17,17 @@ namespace ws {
 namespace {
 constexpr std::int64_t kPageSize = ClientProfile::kPageSize; // client-go's pager
 
+// The cacher sends each bookmark-enabled watch a bookmark every minute (its bookmark frequency;
+// kube-apiserver 1.35.4 measured 60.1 s apart), but only once its resource's cache RV passed the
+// RV the watch was served from: until then a watch of a quiet resource may get no byte for as long
+// as etcd sends no progress notification (cacheWatcher.process). Once they are due, a watch silent
+// for this long is on a connection that died unseen (a middlebox dropped it; Qt 6.4 sends no
+// HTTP/2 PING and leaves TCP keep-alive at the kernel's 2 hours): it is cut and watched again,
+// as client-go does once its PING finds the connection dead, well before timeoutSeconds (at
+// least 5 min) would end it. Two bookmarks may go missing (a watcher whose buffer is full skips
+// one) before it is cut.
+constexpr TimeUs kQuietWatchLimit = seconds(150);
+
 ApiStatus transportStatus(HttpErrorKind kind, const QString& message) {
     ApiStatus s;
     s.code = 0;
@@ -220,6 +231,10 @@ void ClusterReflector::startWatch(bool watchList, TimeUs now) {
     m_watchEvents = 0;
     m_watchTimeout = timeout;
     m_watchDeadline = now + seconds(timeout);
+    m_lastByteAt = now;
+    m_watchStartRv = request.rv; // a watch-list's: its initial-events-end bookmark's
+    m_bookmarksDue = false;
+    m_quietCut = false;
     m_streamFrom = m_lastSyncRv;
     m_splitter.reset();
     m_frames.reset();
@@ -247,6 +262,11 @@ void ClusterReflector::tick(TimeUs now) {
     // later, as client-go's request timeout would.
     if (m_state == State::Watching && m_request >= 0 && now > m_watchDeadline + seconds(5))
         m_cancel(m_server, m_request);
+    if (m_state == State::Watching && m_request >= 0 && m_httpStatus == 200 && m_bookmarksDue &&
+        !m_quietCut && now - m_lastByteAt > kQuietWatchLimit) {
+        m_quietCut = true;
+        m_cancel(m_server, m_request);
+    }
 }
 
 bool ClusterReflector::retriesTransportError(HttpErrorKind error) const {
@@ -286,7 +306,7 @@ void ClusterReflector::onFrame(const Frame& frame, TimeUs now) {
 }
 
 void ClusterReflector::onHead(int status, const QByteArray& contentType,
-                              const QByteArray& retryAfter, TimeUs) {
+                              const QByteArray& retryAfter, TimeUs now) {
     m_httpStatus = status;
     // Past authorization: whatever the stream then holds (an in-stream ERROR of a watch-list
     // the storage cannot serve), this informer is not refused.
@@ -305,8 +325,10 @@ void ClusterReflector::onHead(int status, const QByteArray& contentType,
             return;
         }
     }
-    if (m_phase == Phase::Watch)
+    if (m_phase == Phase::Watch) {
         m_protoStream = wire::isProtobuf(contentType);
+        m_lastByteAt = now;
+    }
     if (m_phase == Phase::List && status == 200) {
         m_listed.clear();
         m_presence.beginList();
@@ -370,6 +392,7 @@ void ClusterReflector::onBody(const QByteArray& bytes, TimeUs now) {
     }
     if (m_phase != Phase::Watch)
         return;
+    m_lastByteAt = now;
     const auto onEvent = [this, now](std::string_view event) { watchEvent(event, now); };
     const auto size = static_cast<std::size_t>(bytes.size());
     const bool ok = m_protoStream ? m_frames.feed(bytes.constData(), size, onEvent)
@@ -416,6 +439,7 @@ void ClusterReflector::watchEvent(std::string_view bytes, TimeUs now) {
         o.rv = m_event.resourceVersion;
         o.initial = m_awaitingInitialEnd;
         if (!o.initial) {
+            m_bookmarksDue = m_bookmarksDue || o.rv > m_watchStartRv;
             m_liveRv = std::max(m_liveRv, o.rv);
             m_lastSyncRv = o.rv;
             progressTo(o.rv);
@@ -441,10 +465,12 @@ void ClusterReflector::watchEvent(std::string_view bytes, TimeUs now) {
             m_answered = true;
             syncedAt(m_event.resourceVersion, now);
             m_streamFrom = m_event.resourceVersion;
+            m_watchStartRv = m_event.resourceVersion;
             m_presence.endList();
             m_presence.flush();
         } else if (!m_awaitingInitialEnd) {
             progressTo(m_event.resourceVersion);
+            m_bookmarksDue = m_bookmarksDue || m_event.resourceVersion > m_watchStartRv;
         }
         // A watch-list's RV stays its own until the initial-events-end bookmark.
         if (!m_awaitingInitialEnd)
@@ -591,11 +617,21 @@ void ClusterReflector::onEnd(HttpErrorKind error, const QString& message, TimeUs
         return;
     }
     flushEvents(now);
-    if (error != HttpErrorKind::None && error != HttpErrorKind::Cancelled)
+    const bool quiet = std::exchange(m_quietCut, false);
+    if (quiet)
+        noteTrouble(transportStatus(
+            HttpErrorKind::Timeout,
+            QStringLiteral("no event or bookmark from %1 for %2 s on a watch due a bookmark every "
+                           "minute")
+                .arg(serverName())
+                .arg(kQuietWatchLimit / seconds(1))));
+    else if (error != HttpErrorKind::None && error != HttpErrorKind::Cancelled)
         noteTrouble(transportStatus(error, message));
     WatchCloseReason reason;
     if (m_watchHadError)
         reason = WatchCloseReason::AfterError;
+    else if (quiet)
+        reason = WatchCloseReason::Broken;
     else if (error == HttpErrorKind::Cancelled || now >= m_watchDeadline - seconds(1))
         reason = WatchCloseReason::ClientTimeout;
     else if (error != HttpErrorKind::None)

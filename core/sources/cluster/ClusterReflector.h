@@ -174,6 +174,11 @@ private:
     bool m_watchHadError = false;
     std::int64_t m_watchEvents = 0;
     std::int64_t m_watchTimeout = 0; // its timeoutSeconds
+    // A quiet watch whose connection died unseen (kQuietWatchLimit in ClusterReflector.cpp).
+    TimeUs m_lastByteAt = 0;            // its response head or last body bytes
+    ResourceVersion m_watchStartRv = 0; // the RV the cacher serves it from
+    bool m_bookmarksDue = false;        // the cacher sends it a bookmark every minute from now on
+    bool m_quietCut = false;            // cancelled for its silence
 
     // rest.Request's retries of the request in flight.
     HttpRequest m_sent;      // to send again

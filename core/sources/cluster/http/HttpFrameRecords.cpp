@@ -50,6 +50,7 @@ QByteArray encodeHttpRecord(const HttpResponseHead& record) {
     versioned(out) << record.status << record.reason << quint32(record.headers.size());
     for (const auto& [name, value] : record.headers)
         out << name << value;
+    out << record.connection;
     return bytes;
 }
 
@@ -83,6 +84,8 @@ bool decodeHttpRecord(const QByteArray& bytes, HttpResponseHead* record) {
         in >> name >> value;
         r.headers.append({name, value});
     }
+    if (in.status() == QDataStream::Ok && !in.atEnd())
+        in >> r.connection;
     if (!complete(in))
         return false;
     *record = std::move(r);

@@ -20,8 +20,9 @@ struct HttpRequest {
     QByteArray accept = "application/json";
     QByteArray body;
     QByteArray contentType; // sent when set (or "application/json" when only a body is)
-    // A watch: no inactivity timeout once the response head arrived, its own connection, never
-    // queued behind other requests.
+    // A watch: no inactivity timeout once the response head arrived, never queued behind other
+    // requests: over HTTP/1.1 a connection of its own, over HTTP/2 a stream of a connection
+    // with room for it.
     bool streaming = false;
     // Non-streaming: the request fails with Timeout when no byte moved for this long (0: 60 s);
     // a body keeps the request alive as long as it keeps arriving. Streaming: the limit for the

@@ -11,6 +11,7 @@ namespace ws {
 // refreshed exec credential) starts over.
 struct HttpResponseCollector {
     int status = 0;
+    qint32 connection = 0; // HttpResponseHead::connection
     QByteArray body;
     bool bodyOverLimit = false; // body stopped at the limit: what it holds is not the whole
     HttpResponseEnd end;
@@ -20,13 +21,16 @@ struct HttpResponseCollector {
         switch (static_cast<HttpFrameKind>(frame.kind)) {
         case HttpFrameKind::RequestSent:
             status = 0;
+            connection = 0;
             body.clear();
             bodyOverLimit = false;
             return false;
         case HttpFrameKind::ResponseHead: {
             HttpResponseHead head;
-            if (decodeHttpRecord(frame.bytes, &head))
+            if (decodeHttpRecord(frame.bytes, &head)) {
                 status = head.status;
+                connection = head.connection;
+            }
             return false;
         }
         case HttpFrameKind::BodyChunk:

@@ -76,31 +76,41 @@ QNetworkAccessManager* HttpTransportWorker::newManager() {
     return manager;
 }
 
-QNetworkAccessManager* HttpTransportWorker::acquireManager(bool streaming) {
-    if (!streaming) {
-        if (!m_shared)
-            m_shared = newManager();
-        return m_shared;
+int HttpTransportWorker::acquireLane(bool streaming) {
+    if (m_lanes.empty()) {
+        m_lanes.push_back(Lane{newManager()});
+        m_shortLane = 0;
     }
-    for (auto& [manager, streams] : m_streamManagers) {
-        if (streams < kStreamsPerManager) {
-            ++streams;
-            return manager;
+    Lane& shortLane = m_lanes[m_shortLane];
+    if (!streaming)
+        return static_cast<int>(m_shortLane);
+    // Over HTTP/1.1 every stream has a connection of its own: none on the short requests'
+    // manager, whose six connections serve the short requests.
+    if (m_http2 && shortLane.streams < kStreamsPerHttp2Connection - kHttp2ShortRequestStreams) {
+        ++shortLane.streams;
+        return static_cast<int>(m_shortLane);
+    }
+    const int limit = m_http2 ? kStreamsPerHttp2Connection : kStreamsPerManager;
+    for (std::size_t i = 0; i < m_lanes.size(); ++i) {
+        if (i != m_shortLane && !m_lanes[i].retired && m_lanes[i].streams < limit) {
+            ++m_lanes[i].streams;
+            return static_cast<int>(i);
         }
     }
-    m_streamManagers.emplace_back(newManager(), 1);
-    return m_streamManagers.back().first;
+    m_lanes.push_back(Lane{newManager(), 1});
+    return static_cast<int>(m_lanes.size() - 1);
 }
 
-void HttpTransportWorker::releaseManager(QNetworkAccessManager* manager, bool streaming) {
-    if (!streaming)
-        return;
-    for (auto& [m, streams] : m_streamManagers) {
-        if (m == manager) {
-            --streams;
-            return;
-        }
-    }
+void HttpTransportWorker::retireLanes() {
+    for (Lane& lane : m_lanes)
+        lane.retired = true;
+    m_shortLane = m_lanes.size();
+    m_lanes.push_back(Lane{newManager()});
+}
+
+void HttpTransportWorker::releaseLane(int lane, bool streaming) {
+    if (streaming && lane >= 0 && lane < static_cast<int>(m_lanes.size()))
+        --m_lanes[static_cast<std::size_t>(lane)].streams;
 }
 
 QString HttpTransportWorker::scrub(QString message) const {
@@ -248,10 +258,8 @@ bool HttpTransportWorker::authorize(Request& r, const HttpCredentials* plugin,
             m_execCertPem = plugin->clientCertPem;
             m_execKeyPem = plugin->clientKeyPem;
             // Kept-alive connections still present the previous certificate: drop them.
-            if (m_shared)
-                m_shared->clearConnectionCache();
-            for (const auto& [manager, streams] : m_streamManagers)
-                manager->clearConnectionCache();
+            for (const Lane& lane : m_lanes)
+                lane.manager->clearConnectionCache();
         }
         if (authorization.isEmpty() && !m_execClient) {
             *error = QStringLiteral("the exec credential plugin returned neither a token nor a "
@@ -304,30 +312,52 @@ bool HttpTransportWorker::dispatch(Request& r, const HttpCredentials* plugin, QS
     request.setAttribute(QNetworkRequest::CacheLoadControlAttribute,
                          QNetworkRequest::AlwaysNetwork);
     request.setAttribute(QNetworkRequest::CacheSaveControlAttribute, false);
-    // HTTP/1.1 only (kubectl would negotiate h2): a connection per stream keeps one watch's
-    // flow control and failures apart from the others', and it is the path the tests exercise.
-    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+    // HTTP/2 where the server offers it by ALPN, as client-go negotiates it: then one connection
+    // carries the LISTs, the watches, discovery and /metrics, so they all reach the same
+    // apiserver behind a load balancer. Qt's defaults suit watches: a stream may have about
+    // 21 MB and the connection 2 GiB unread, and Qt returns the window as it receives DATA, not
+    // as this thread reads, so a busy watch or a large LIST never holds up the others (nor does
+    // setReadBufferSize() bound what Qt buffers then). Plain http stays HTTP/1.1 (no h2c).
+    // When the connection is lost (reset, EOF), Qt ends every stream on it with an error, so
+    // each watch ends and its reflector watches again over the next connection, as over
+    // HTTP/1.1. A GOAWAY ends the streams the server did not take the same way; requests made
+    // between it and the connection's end fail at once (Qt 6.4 opens no other connection
+    // meanwhile) and are retried by their owner.
+    // Keep-alive: Qt 6.4 sets SO_KEEPALIVE on its sockets with the kernel's timing (the first
+    // probe after 2 hours idle), gives no way to change it, and sends no HTTP/2 PING (it only
+    // answers the server's); client-go probes after 30 s. What keeps a quiet connection
+    // from an idle-timeout middlebox here is traffic: the cacher's bookmark to every watch once
+    // a minute (once its cache RV moved past the watch's RV), all on the one HTTP/2 connection.
+    // A connection dropped unseen is noticed by the reflector (ClusterReflector.cpp,
+    // kQuietWatchLimit); a watch still waiting for its first bookmark only at its
+    // timeoutSeconds.
+    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, m_settings.https);
+    // A watch goes before LISTs that wait for a free stream of the connection.
+    if (in.streaming)
+        request.setPriority(QNetworkRequest::HighPriority);
     if (m_settings.https && !m_settings.peerVerifyName.isEmpty())
         request.setPeerVerifyName(m_settings.peerVerifyName);
 
-    r.manager = acquireManager(in.streaming);
+    r.lane = acquireLane(in.streaming);
+    QNetworkAccessManager* manager = m_lanes[static_cast<std::size_t>(r.lane)].manager;
     const QByteArray method = in.method.toUpper();
     QNetworkReply* reply = nullptr;
     if (method == "GET" && in.body.isEmpty())
-        reply = r.manager->get(request);
+        reply = manager->get(request);
     else if (method == "HEAD")
-        reply = r.manager->head(request);
+        reply = manager->head(request);
     else if (method == "DELETE" && in.body.isEmpty())
-        reply = r.manager->deleteResource(request);
+        reply = manager->deleteResource(request);
     else if (method == "POST")
-        reply = r.manager->post(request, in.body);
+        reply = manager->post(request, in.body);
     else if (method == "PUT")
-        reply = r.manager->put(request, in.body);
+        reply = manager->put(request, in.body);
     else
-        reply = r.manager->sendCustomRequest(request, method, in.body);
+        reply = manager->sendCustomRequest(request, method, in.body);
     r.reply = reply;
-    // Bounds what Qt reads ahead of us: should this thread fall behind a fast server, Qt stops
-    // reading the socket instead of buffering a whole list, and chunks stay small.
+    // Over HTTP/1.1 bounds what Qt reads ahead of us: should this thread fall behind a fast
+    // server, Qt stops reading the socket instead of buffering a whole list, and chunks stay
+    // small.
     reply->setReadBufferSize(kReadBufferBytes);
 
     const int id = in.id;
@@ -342,6 +372,12 @@ bool HttpTransportWorker::dispatch(Request& r, const HttpCredentials* plugin, QS
     connect(reply, &QNetworkReply::finished, this, [this, id, reply] {
         if (Request* a = active(id, reply))
             onFinished(*a);
+    });
+    // Qt emits encrypted() once per TLS handshake, on one reply of the connection it opened:
+    // the requests of the manager answered from now on came over that new connection.
+    connect(reply, &QNetworkReply::encrypted, this, [this, id, reply] {
+        if (Request* a = active(id, reply))
+            m_lanes[static_cast<std::size_t>(a->lane)].connection = ++m_connections;
     });
     connect(reply, &QNetworkReply::sslErrors, this,
             [this, id, reply](const QList<QSslError>& errors) {
@@ -384,10 +420,21 @@ void HttpTransportWorker::onHead(Request& r) {
         if (isRecordedResponseHeader(name))
             head.headers.append({name, value});
     }
+    if (m_settings.https) {
+        m_http2 = r.reply->attribute(QNetworkRequest::Http2WasUsedAttribute).toBool();
+        if (m_http2)
+            head.connection = m_lanes[static_cast<std::size_t>(r.lane)].connection;
+    }
     // client-go gets a new credential when the server rejects the plugin's, and returns the 401
     // as it is: the requests that follow go with the new one.
     if (head.status == 401 && r.sentWith && !m_stopped)
         m_credentials->rejected(*r.sentWith);
+    // Qt 6.4 sends no further request on an HTTP/2 connection that answered 401 (the next one
+    // waits there until its timeout; tst_realexecauth): the requests after a 401 go over a new
+    // connection, a new manager's, and those still running on the old ones end there.
+    if (head.status == 401 && m_http2 && !m_stopped &&
+        !m_lanes[static_cast<std::size_t>(r.lane)].retired)
+        retireLanes();
     push(r, HttpFrameKind::ResponseHead, encodeHttpRecord(head));
     if (r.request.streaming)
         r.timer->stop();
@@ -488,8 +535,8 @@ void HttpTransportWorker::releaseReply(Request& r) {
     disconnect(r.reply, nullptr, this, nullptr);
     r.reply->deleteLater();
     r.reply = nullptr;
-    releaseManager(r.manager, r.request.streaming);
-    r.manager = nullptr;
+    releaseLane(r.lane, r.request.streaming);
+    r.lane = -1;
     if (r.timer)
         r.timer->stop();
 }
@@ -540,11 +587,9 @@ void HttpTransportWorker::shutdown() {
     for (int id : ids)
         abort(id, &Request::stopping);
     // Replies are the managers' children: they go with them.
-    delete m_shared;
-    m_shared = nullptr;
-    for (const auto& [manager, streams] : m_streamManagers)
-        delete manager;
-    m_streamManagers.clear();
+    for (const Lane& lane : m_lanes)
+        delete lane.manager;
+    m_lanes.clear();
 }
 
 } // namespace ws

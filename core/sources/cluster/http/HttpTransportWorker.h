@@ -43,6 +43,18 @@ public:
     // HTTP/1.1 opens at most 6 connections per host and per manager and queues the rest: a
     // manager serves at most this many streams, so a watch never waits behind other watches.
     static constexpr int kStreamsPerManager = kConnectionsPerManager;
+    // HTTP/2 (a server that offers h2 by ALPN): a manager keeps one connection to the server and
+    // multiplexes every request on it, but Qt 6.4 sends no more streams at once than the
+    // server's SETTINGS_MAX_CONCURRENT_STREAMS allows and queues the rest until a stream ends,
+    // which a watch does only after minutes. kube-apiserver 1.35.4 announces 100, the least
+    // the HTTP/2 specification recommends and what Qt assumes until the server's SETTINGS
+    // arrive; Qt does not tell the value it received. A manager therefore carries at most this
+    // many streams; more go to another manager (another connection), as Go's transport under
+    // client-go opens another connection when one reaches the server's limit.
+    static constexpr int kStreamsPerHttp2Connection = 100;
+    // Of those, the first manager leaves this many to the LISTs, discovery and /metrics, which
+    // always go there, so they do not wait for watches to end.
+    static constexpr int kHttp2ShortRequestStreams = 10;
     static constexpr int kDefaultTimeoutMs = 60 * 1000;
     static constexpr qint64 kReadBufferBytes = 1 << 20;
 
@@ -50,7 +62,7 @@ private:
     struct Request {
         HttpRequest request;
         QNetworkReply* reply = nullptr;
-        QNetworkAccessManager* manager = nullptr;
+        int lane = -1; // index in m_lanes while it holds a reply
         QTimer* timer = nullptr;
         bool headSeen = false;
         bool waitingForCredential = false;
@@ -83,8 +95,11 @@ private:
     void push(Request& r, HttpFrameKind kind, QByteArray bytes);
     QString scrub(QString message) const;
 
-    QNetworkAccessManager* acquireManager(bool streaming);
-    void releaseManager(QNetworkAccessManager* manager, bool streaming);
+    // The manager a request goes to: its index in m_lanes.
+    int acquireLane(bool streaming);
+    void releaseLane(int lane, bool streaming);
+    // New requests go to a new manager (a new connection) from now on.
+    void retireLanes();
     QNetworkAccessManager* newManager();
 
     ClusterHttpSettings m_settings;
@@ -103,8 +118,23 @@ private:
     std::vector<int> m_waitingRequests; // ids waiting for its answer
     QProcessEnvironment m_environment;  // read once, as Go reads the proxy variables once
     std::map<int, std::unique_ptr<Request>> m_requests;
-    QNetworkAccessManager* m_shared = nullptr; // every non-streaming request
-    std::vector<std::pair<QNetworkAccessManager*, int>> m_streamManagers; // manager, streams
+    // A manager with what runs on it. Each has its own connections to the server: over HTTP/2
+    // exactly one, over HTTP/1.1 up to six.
+    struct Lane {
+        QNetworkAccessManager* manager = nullptr;
+        int streams = 0; // streaming requests on it
+        // The transport's number of its current HTTP/2 connection: a TLS handshake on it (a
+        // reply's encrypted()) means a new connection, which may reach another apiserver.
+        qint32 connection = 0;
+        bool retired = false; // takes no new request (its connection answered 401)
+    };
+    // m_lanes[m_shortLane]: every non-streaming request, and over HTTP/2 the streams it has room
+    // for; the others: streams only.
+    std::vector<Lane> m_lanes;
+    std::size_t m_shortLane = 0; // the lane of the non-streaming requests
+    qint32 m_connections = 0;    // TLS connections opened so far
+    // Whether the server's last answer came over HTTP/2: the server offers h2 by ALPN.
+    bool m_http2 = false;
     // The credential plugin's client certificate as last parsed, and the secrets to scrub from
     // text.
     QByteArray m_execCertPem, m_execKeyPem;
