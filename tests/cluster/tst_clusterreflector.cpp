@@ -9,6 +9,7 @@
 #include "model/KeyTable.h"
 #include "sources/cluster/ClusterReflector.h"
 #include "sources/cluster/http/HttpFrameRecords.h"
+#include "sources/cluster/proto/WireFormat.h"
 
 #include <QTest>
 #include <QUrlQuery>
@@ -295,6 +296,37 @@ private slots:
         QVERIFY(rig.waitForRequests(3, seconds(2)));
         QVERIFY(rig.last().isList());
         QCOMPARE(rig.last().rv(), QStringLiteral("100"));
+    }
+
+    // From 0.32 the typed clientset asks for protobuf first for its own groups
+    // (UseProtobufAsDefault); before, JSON. Custom resources, aggregated APIs and Secrets are
+    // JSON whatever the wire.
+    void acceptFollowsTheRelease_data() {
+        QTest::addColumn<QString>("profile");
+        QTest::addColumn<QByteArray>("accept");
+        const QByteArray protobuf = "application/vnd.kubernetes.protobuf,application/json";
+        QTest::newRow("0.31") << "0.31" << QByteArray("application/json");
+        QTest::newRow("0.32") << "0.32" << protobuf;
+        QTest::newRow("0.35") << "0.35" << protobuf;
+        QTest::newRow("current") << "current" << protobuf;
+    }
+    void acceptFollowsTheRelease() {
+        QFETCH(QString, profile);
+        QFETCH(QByteArray, accept);
+        Rig rig(profile);
+        QCOMPARE(rig.last().request.accept, accept);
+        rig.answer(200, list(100));
+        QCOMPARE(rig.last().request.accept, accept); // the watch too
+
+        ResourceInfo crd;
+        crd.group = QStringLiteral("snapshot.storage.k8s.io"); // a CRD in a .k8s.io group
+        crd.plural = QStringLiteral("volumesnapshots");
+        ResourceInfo secrets = ResourceCatalog::lookup(QStringLiteral("secrets"));
+        ResourceInfo leases = ResourceCatalog::lookup(QStringLiteral("leases"));
+        QCOMPARE(wire::accept(WireFormat::Protobuf, crd), QByteArray("application/json"));
+        QCOMPARE(wire::accept(WireFormat::Protobuf, secrets), QByteArray("application/json"));
+        QCOMPARE(wire::accept(WireFormat::Protobuf, leases),
+                 QByteArray("application/vnd.kubernetes.protobuf,application/json"));
     }
 
     // rest.Request retries a 429/5xx carrying Retry-After before the reflector sees it: a LIST
