@@ -48,8 +48,8 @@ SourceOptions::SourceOptions(QCommandLineParser& parser)
                         QStringLiteral("Each watch asks for a timeout in [D, 2D) (default 5m)."),
                         QStringLiteral("D")),
       m_wire(QStringLiteral("wire"),
-             QStringLiteral("List and watch encoding: json (default), or protobuf for built-in "
-                            "resources as client-go's typed clients ask."),
+             QStringLiteral("List and watch encoding of built-in resources (default: as the "
+                            "client-go release's typed clients ask, protobuf from 0.32)."),
              QStringLiteral("json|protobuf")),
       m_namespace(QStringLiteral("namespace"),
                   QStringLiteral("List and watch namespaced resources in this namespace only, as "

@@ -49,9 +49,10 @@ struct SourceSpec {
     // Kubeconfig / Server: the reflectors' ReflectorOptions.MinWatchTimeout (each watch asks for
     // timeoutSeconds in [min, 2 min) and is cut off 5 s after it); default 5 min.
     std::optional<TimeUs> minWatchTimeout;
-    // Kubeconfig / Server: --wire protobuf, lists and watches of built-in resources ask for
-    // protobuf (ClientProfile::protobufWire); default JSON.
-    bool protobufWire = false;
+    // Kubeconfig / Server: --wire json|protobuf, whether lists and watches of built-in resources
+    // ask for protobuf (ClientProfile::protobufWire); unset: as the client-go release asks
+    // (protobuf from 0.32).
+    std::optional<bool> protobufWire;
     // Kubeconfig / Server: --namespace, every LIST and WATCH of a namespaced resource in this
     // namespace (as kubectl -n), cluster-scoped resources left out; empty: the whole cluster.
     QString namespaceScope;

@@ -99,6 +99,10 @@ Tri ClientGoFacts::retriesWatchRequests() const {
     return atLeast(22);
 }
 
+Tri ClientGoFacts::prefersProtobuf() const {
+    return atLeast(32);
+}
+
 Tri ClientGoFacts::recognisesTooLarge(ServerFacts::TooLargeBody body) const {
     using Body = ServerFacts::TooLargeBody;
     switch (m_tooLarge) {

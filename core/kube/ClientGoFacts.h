@@ -54,6 +54,10 @@ public:
     // a WATCH (Request.Watch) 10 times from 0.22 (rest/with_retry.go), never before.
     Tri retriesListTenTimes() const;
     Tri retriesWatchRequests() const;
+    // The typed clientset's lists and watches ask for protobuf first (gentype.PrefersProtobuf,
+    // "application/vnd.kubernetes.protobuf,application/json"), 0.32+; before, JSON unless the
+    // program set rest.Config.ContentType.
+    Tri prefersProtobuf() const;
 
     static QString tooLargeRange(TooLarge recognition);
 

@@ -109,12 +109,14 @@ bool ClientProfile::isExpired(const ApiStatus& s) const {
 
 QStringList ClientProfile::knownNames() {
     // Where a modelled behaviour changes: relist RV and backoff (0.18), the too-large 504 (0.18.6,
-    // 0.18.9, 0.19.1, 0.27), the re-watch backoff (0.20), 429 (0.22), WatchListClient (0.35).
+    // 0.18.9, 0.19.1, 0.27), the re-watch backoff (0.20), 429 (0.22), protobuf for the typed
+    // clientset's resources (0.32), WatchListClient (0.35).
     return {QStringLiteral("0.16"),   QStringLiteral("0.17"),   QStringLiteral("0.18.0"),
             QStringLiteral("0.18.5"), QStringLiteral("0.18.6"), QStringLiteral("0.18.8"),
             QStringLiteral("0.18.9"), QStringLiteral("0.19.0"), QStringLiteral("0.19.1"),
             QStringLiteral("0.20"),   QStringLiteral("0.22"),   QStringLiteral("0.26"),
-            QStringLiteral("0.27"),   QStringLiteral("0.35"),   QStringLiteral("current")};
+            QStringLiteral("0.27"),   QStringLiteral("0.32"),   QStringLiteral("0.35"),
+            QStringLiteral("current")};
 }
 
 namespace {
@@ -180,6 +182,7 @@ std::optional<ClientProfile> ClientProfile::fromName(const QString& text, QStrin
     p.backoffResetsPeriodically = facts.resetsBackoffPeriodically() == Tri::Yes;
     p.listRetries = facts.retriesListTenTimes() == Tri::Yes ? 10 : 9;
     p.watchRetries = facts.retriesWatchRequests() == Tri::Yes ? 10 : 0;
+    p.protobufWire = facts.prefersProtobuf() == Tri::Yes;
     return p;
 }
 

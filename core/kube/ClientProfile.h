@@ -129,10 +129,10 @@ struct ClientProfile {
         return minWatchTimeoutSeconds * (1.0 + uniform01);
     }
     double minWatchTimeoutSeconds = 300.0;
-    // rest.Config.ContentType = protobuf (--wire protobuf), as controllers built on client-go's
-    // typed clients set it: lists and watches of built-in resources ask for
-    // application/vnd.kubernetes.protobuf first (sources/cluster/proto/WireFormat.h).
-    bool protobufWire = false;
+    // Lists and watches of the typed clientset's resources ask for protobuf first
+    // (sources/cluster/proto/WireFormat.h), as its informers do from 0.32
+    // (ClientGoFacts::prefersProtobuf); --wire json|protobuf overrides it.
+    bool protobufWire = true;
 
     // A client-go version ("0.18.6", "v0.20.15", "0.27"; 0.18 and 0.19 need their patch
     // release, where the behaviour changes), or "current" / "current-watchlist" (the newest

@@ -9,6 +9,7 @@
 #include "model/KeyTable.h"
 #include "sources/cluster/ClusterReflector.h"
 #include "sources/cluster/http/HttpFrameRecords.h"
+#include "sources/cluster/proto/WireFormat.h"
 
 #include <QTest>
 #include <QUrlQuery>
@@ -63,6 +64,36 @@ QByteArray list(int rv) {
         .arg(rv)
         .toUtf8();
 }
+// One page of a list at `rv`, its items named `names`, with a continue token unless it is the
+// last one.
+QByteArray page(int rv, const QStringList& names, const QString& continueToken = {}) {
+    QStringList items;
+    for (const QString& name : names)
+        items << QStringLiteral("{\"metadata\":{\"name\":\"%1\",\"namespace\":\"default\","
+                                "\"resourceVersion\":\"90\"},\"data\":{\"k\":\"v\"}}")
+                     .arg(name);
+    return QStringLiteral("{\"kind\":\"ConfigMapList\",\"apiVersion\":\"v1\",\"metadata\":{"
+                          "\"resourceVersion\":\"%1\"%2},\"items\":[%3]}")
+        .arg(rv)
+        .arg(continueToken.isEmpty() ? QString()
+                                     : QStringLiteral(",\"continue\":\"%1\"").arg(continueToken))
+        .arg(items.join(u','))
+        .toUtf8();
+}
+// A continue token whose RV etcd compacted (the apiserver's 410 on a continue page).
+const QByteArray kContinueExpired =
+    "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\",\"message\":"
+    "\"The provided continue parameter is too old to display a consistent list result. You can "
+    "start a new list without the continue parameter, or use the continue token in this response "
+    "to retrieve the remainder of the results. Continuing with the provided token results in an "
+    "inconsistent list - objects that were created, modified, or deleted between the time the "
+    "first chunk was returned and now may show up in the list.\",\"reason\":\"Expired\","
+    "\"code\":410}";
+// A list at an RV etcd compacted.
+const QByteArray kListExpired =
+    "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\",\"message\":"
+    "\"The resourceVersion for the provided list is too old.\",\"reason\":\"Expired\","
+    "\"code\":410}";
 // A 1.33 server (WatchList gate off) refusing sendInitialEvents.
 const QByteArray kWatchListInvalid =
     "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\",\"message\":"
@@ -118,6 +149,15 @@ public:
         bool isList() const { return !isWatch(); }
         QString rv() const { return query().queryItemValue(QStringLiteral("resourceVersion")); }
         bool hasRv() const { return query().hasQueryItem(QStringLiteral("resourceVersion")); }
+        // "limit=500&resourceVersion=0", "continue=c1&limit=500": what pages it asks for.
+        QString paging() const {
+            QStringList items;
+            for (const char* name : {"continue", "limit", "resourceVersion"})
+                if (query().hasQueryItem(QLatin1String(name)))
+                    items << QStringLiteral("%1=%2").arg(
+                        QLatin1String(name), query().queryItemValue(QLatin1String(name)));
+            return items.join(u'&');
+        }
     };
 
     ClusterReflector& reflector() { return *m_reflector; }
@@ -310,6 +350,114 @@ private slots:
         QVERIFY(rig.waitForRequests(3, seconds(2)));
         QVERIFY(rig.last().isList());
         QCOMPARE(rig.last().rv(), QStringLiteral("100"));
+    }
+
+    // An RV="0" list that came back in pages (no watch cache: events) makes every later list
+    // paged too, at its exact RV (reflector.paginatedResult, 0.18+); a list the cache answered
+    // whole leaves relists at an exact RV unpaginated. A 410 on such a relist retries at RV=""
+    // on the same pager: paged or not as the relist was.
+    void relistsInPagesAfterAPagedList_data() {
+        QTest::addColumn<QString>("profile");
+        QTest::addColumn<bool>("firstPaged");
+        QTest::addColumn<QString>("relist");
+        QTest::addColumn<QString>("retry");
+        QTest::newRow("0.34, paged") << "0.34" << true << "limit=500&resourceVersion=100"
+                                     << "limit=500";
+        QTest::newRow("0.34, whole") << "0.34" << false << "resourceVersion=100"
+                                     << "";
+        QTest::newRow("0.18.0, paged") << "0.18.0" << true << "limit=500&resourceVersion=100"
+                                       << "limit=500";
+        QTest::newRow("0.18.0, whole") << "0.18.0" << false << "resourceVersion=100"
+                                       << "";
+    }
+    void relistsInPagesAfterAPagedList() {
+        QFETCH(QString, profile);
+        QFETCH(bool, firstPaged);
+        QFETCH(QString, relist);
+        QFETCH(QString, retry);
+        Rig rig(profile);
+        QCOMPARE(rig.last().paging(), QStringLiteral("limit=500&resourceVersion=0"));
+        if (firstPaged) {
+            rig.answer(200, page(100, {"a", "b"}, QStringLiteral("c1")));
+            QCOMPARE(rig.last().paging(), QStringLiteral("continue=c1&limit=500"));
+            rig.answer(200, page(100, {"c"}));
+        } else {
+            rig.answer(200, page(100, {"a", "b", "c"}));
+        }
+        // Every page's items are in the view.
+        QCOMPARE(rig.reflector().objects(), std::int64_t(3));
+        QVERIFY(rig.last().isWatch());
+        QCOMPARE(rig.last().rv(), QStringLiteral("100"));
+        rig.head(200);
+        rig.chunk(expiredEvent(100, 150));
+        rig.end();
+        QVERIFY(rig.waitForRequests(rig.sent.size() + 1, seconds(4)));
+        QVERIFY(rig.last().isList());
+        QCOMPARE(rig.last().paging(), relist);
+        rig.answer(410, kListExpired);
+        QVERIFY(rig.last().isList());
+        QCOMPARE(rig.lastGap(), TimeUs(0));
+        QCOMPARE(rig.last().paging(), retry);
+    }
+
+    // tools/pager's FullListIfExpired: a 410 on a continue page (etcd compacted past the first
+    // page's RV) ends the paging in one list at the RV the first page asked for, without limit;
+    // the reflector never sees the 410, and the view is that list's.
+    void expiredContinuePageListsWhole() {
+        Rig rig(QStringLiteral("0.34"));
+        rig.answer(200, page(100, {"a", "b"}, QStringLiteral("c1")));
+        rig.answer(410, kContinueExpired);
+        QCOMPARE(rig.lastGap(), TimeUs(0));
+        QCOMPARE(rig.last().paging(), QStringLiteral("resourceVersion=0"));
+        rig.answer(200, page(120, {"b", "c", "d"}));
+        QVERIFY(rig.last().isWatch());
+        QCOMPARE(rig.last().rv(), QStringLiteral("120"));
+        QCOMPARE(rig.reflector().objects(), std::int64_t(3));
+        QCOMPARE(rig.reflector().relists(), 0);
+        // The list was paged: a relist is paged at its exact RV, and its own expired continue
+        // page lists whole at that RV.
+        rig.head(200);
+        rig.chunk(expiredEvent(120, 150));
+        rig.end();
+        QVERIFY(rig.waitForRequests(rig.sent.size() + 1, seconds(4)));
+        QCOMPARE(rig.last().paging(), QStringLiteral("limit=500&resourceVersion=120"));
+        rig.answer(200, page(130, {"b"}, QStringLiteral("c2")));
+        rig.answer(410, kContinueExpired);
+        QCOMPARE(rig.last().paging(), QStringLiteral("resourceVersion=120"));
+        // That list expired too: RV="" on the same pager, in pages.
+        rig.answer(410, kListExpired);
+        QCOMPARE(rig.last().paging(), QStringLiteral("limit=500"));
+    }
+
+    // From 0.32 the typed clientset asks for protobuf first for its own groups
+    // (UseProtobufAsDefault); before, JSON. Custom resources, aggregated APIs and Secrets are
+    // JSON whatever the wire.
+    void acceptFollowsTheRelease_data() {
+        QTest::addColumn<QString>("profile");
+        QTest::addColumn<QByteArray>("accept");
+        const QByteArray protobuf = "application/vnd.kubernetes.protobuf,application/json";
+        QTest::newRow("0.31") << "0.31" << QByteArray("application/json");
+        QTest::newRow("0.32") << "0.32" << protobuf;
+        QTest::newRow("0.35") << "0.35" << protobuf;
+        QTest::newRow("current") << "current" << protobuf;
+    }
+    void acceptFollowsTheRelease() {
+        QFETCH(QString, profile);
+        QFETCH(QByteArray, accept);
+        Rig rig(profile);
+        QCOMPARE(rig.last().request.accept, accept);
+        rig.answer(200, list(100));
+        QCOMPARE(rig.last().request.accept, accept); // the watch too
+
+        ResourceInfo crd;
+        crd.group = QStringLiteral("snapshot.storage.k8s.io"); // a CRD in a .k8s.io group
+        crd.plural = QStringLiteral("volumesnapshots");
+        ResourceInfo secrets = ResourceCatalog::lookup(QStringLiteral("secrets"));
+        ResourceInfo leases = ResourceCatalog::lookup(QStringLiteral("leases"));
+        QCOMPARE(wire::accept(WireFormat::Protobuf, crd), QByteArray("application/json"));
+        QCOMPARE(wire::accept(WireFormat::Protobuf, secrets), QByteArray("application/json"));
+        QCOMPARE(wire::accept(WireFormat::Protobuf, leases),
+                 QByteArray("application/vnd.kubernetes.protobuf,application/json"));
     }
 
     // rest.Request retries a 429/5xx carrying Retry-After before the reflector sees it: a LIST

@@ -1052,6 +1052,25 @@ private slots:
         QCOMPARE(h.body(2).count('\n'), 3);
     }
 
+    // A request waiting in Qt's queue behind the manager's 6 busy connections is not timed out
+    // there: its limit counts from when it is sent.
+    void timeoutCountsFromSend() {
+        test::HttpFixtureServer server;
+        QVERIFY(startServer(server));
+        Harness h(targetFor(server.url()));
+        QVERIFY(h.start());
+        for (int id = 1; id <= kConnectionsPerManager; ++id)
+            h.submit(id, QStringLiteral("/api/slow-head?delay=1500"), false, 10000);
+        h.submit(100, QStringLiteral("/api/v1/echo"), false, 700);
+        QVERIFY(h.waitEnded(100, 10000));
+        QCOMPARE(h.sequenceProblem(100), QString());
+        QCOMPARE(h.end(100).error, HttpErrorKind::None);
+        for (int id = 1; id <= kConnectionsPerManager; ++id) {
+            QVERIFY(h.waitEnded(id));
+            QCOMPARE(h.end(id).error, HttpErrorKind::None);
+        }
+    }
+
     void stopEndsEverything() {
         test::HttpFixtureServer server;
         QVERIFY(startServer(server));

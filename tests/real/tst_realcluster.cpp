@@ -9,6 +9,8 @@
 // Debian's, which the apiserver treats as lacking progress notifications; 3.6: the peer);
 // tests/CMakeLists.txt registers each pair. WS_REAL_LOAD_SECONDS shortens the load (default 120).
 
+#include "capture/CaptureReader.h"
+#include "sources/cluster/http/HttpFrameRecords.h"
 #include "support/JsonLinesFile.h"
 #include "support/RealCluster.h"
 #include "support/ReplayCheck.h"
@@ -20,12 +22,26 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QSet>
 #include <QTest>
 
 using ws::test::RealCluster;
 using User = ws::test::RealCluster::User;
 
 namespace {
+
+// A custom resource whose group ends in .k8s.io, as approved community APIs' do.
+const QByteArray kCustomResourceDefinition =
+    "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n"
+    "  name: gizmos.widgets.k8s.io\n  annotations:\n"
+    "    api-approved.kubernetes.io: \"https://example.com/approved\"\n"
+    "spec:\n  group: widgets.k8s.io\n  scope: Namespaced\n"
+    "  names: {plural: gizmos, singular: gizmo, kind: Gizmo}\n"
+    "  versions:\n  - name: v1\n    served: true\n    storage: true\n"
+    "    schema:\n      openAPIV3Schema:\n        type: object\n"
+    "        x-kubernetes-preserve-unknown-fields: true\n";
+const QByteArray kGizmo = "apiVersion: widgets.k8s.io/v1\nkind: Gizmo\nmetadata:\n"
+                          "  name: first\n  namespace: default\nspec:\n  size: 3\n";
 
 struct RecordRun {
     int exitCode = -1;
@@ -246,6 +262,75 @@ private slots:
             requests(QStringLiteral("alice"), QStringLiteral("configmaps"), beforeOld);
         QVERIFY2(!oldSent.isEmpty() && oldSent.first().startsWith(QLatin1String("list ")),
                  qPrintable(oldSent.join(u'\n')));
+    }
+
+    // client-go 0.32+ informers of the typed clientset ask for protobuf: the apiserver answers
+    // the lists and watches of ConfigMaps in protobuf, and those of a custom resource (its
+    // group ends in .k8s.io like a built-in one) in JSON; client-go 0.31 asks JSON for both.
+    // The capture holds each answer's Content-Type and Audit-Id, which the audit log names.
+    void builtInsOverProtobufCustomResourcesOverJson_data() {
+        QTest::addColumn<QString>("clientGo");
+        QTest::addColumn<bool>("protobuf");
+        QTest::newRow("0.35 (default)") << QString() << true;
+        QTest::newRow("0.31") << "0.31" << false;
+    }
+    void builtInsOverProtobufCustomResourcesOverJson() {
+        QFETCH(QString, clientGo);
+        QFETCH(bool, protobuf);
+        QString error;
+        QByteArray out;
+        QVERIFY2(m_cluster->kubectlAs(User::Writer, 0, {"apply", "-f", "-"}, &out, &error, 60000,
+                                      kCustomResourceDefinition),
+                 qPrintable(error));
+        QVERIFY2(m_cluster->kubectlAs(User::Writer, 0,
+                                      {"wait", "--for", "condition=Established",
+                                       "crd/gizmos.widgets.k8s.io", "--timeout", "60s"},
+                                      &out, &error, 90000),
+                 qPrintable(error));
+        QVERIFY2(m_cluster->kubectlAs(User::Writer, 0, {"apply", "-f", "-"}, &out, &error, 60000,
+                                      kGizmo),
+                 qPrintable(error));
+        const QString capture = file(QStringLiteral("wire-%1.wscap").arg(protobuf));
+        QStringList args =
+            as(User::Admin) +
+            QStringList{"--resources", "configmaps,gizmos.widgets.k8s.io", "--out", capture};
+        if (!clientGo.isEmpty())
+            args += {"--client-go", clientGo};
+        const RecordRun r = record(args);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(r.objects(QStringLiteral("configmaps")),
+                 kubectlCount(QStringLiteral("configmaps"), &error));
+        QCOMPARE(r.objects(QStringLiteral("gizmos.widgets.k8s.io")), 1);
+
+        // Every 200 answer to a list or watch, by the resource of its connection.
+        ws::CaptureReader reader;
+        QVERIFY2(reader.open(capture, &error), qPrintable(error));
+        QHash<int, QString> resourceOf;
+        QHash<QString, QSet<QString>> types; // resource -> Content-Types (without parameters)
+        QSet<QString> auditIds;
+        ws::CaptureRecord rec;
+        while (reader.next(&rec)) {
+            if (rec.type == ws::CaptureRecord::Type::Connection)
+                resourceOf.insert(rec.connection.id, rec.connection.resource);
+            ws::HttpResponseHead head;
+            if (rec.type != ws::CaptureRecord::Type::Frame ||
+                rec.frame.kind != quint16(ws::HttpFrameKind::ResponseHead) ||
+                !ws::decodeHttpRecord(rec.frame.bytes, &head) || head.status != 200 ||
+                resourceOf.value(rec.frame.connection).isEmpty())
+                continue;
+            types[resourceOf.value(rec.frame.connection)].insert(
+                QString::fromLatin1(head.header("Content-Type").split(';').value(0)));
+            auditIds.insert(QString::fromLatin1(head.header("Audit-Id")));
+        }
+        const QString pb = QStringLiteral("application/vnd.kubernetes.protobuf");
+        const QString json = QStringLiteral("application/json");
+        QCOMPARE(types.value(QStringLiteral("configmaps")), QSet<QString>{protobuf ? pb : json});
+        QCOMPARE(types.value(QStringLiteral("gizmos.widgets.k8s.io")), QSet<QString>{json});
+        // Those answers are the apiserver's own, to the requests its audit log shows.
+        int audited = 0;
+        for (const QJsonObject& e : ws::test::readJsonLines(m_cluster->auditLog()))
+            audited += auditIds.contains(e.value("auditID").toString());
+        QVERIFY2(audited >= 4, qPrintable(QString::number(audited)));
     }
 
     // ~200 creates/updates/deletes a second through the apiserver for 2 minutes: WatchScope

@@ -17,6 +17,7 @@
 #include <QProcess>
 #include <QSet>
 #include <QTest>
+#include <QUrlQuery>
 
 using ws::test::RealCluster;
 using User = ws::test::RealCluster::User;
@@ -221,6 +222,74 @@ private slots:
                      qPrintable(QJsonDocument(w).toJson(QJsonDocument::Compact)));
         QVERIFY2(r.ofSeverity("error").isEmpty(),
                  qPrintable(ws::test::describeExported(r.anomalies)));
+    }
+
+    // The same with more events than a page, as client-go 0.34 (LIST, not watch-list): the
+    // first list (RV="0", limit 500) comes back in pages because events have no watch cache,
+    // so after the 410 the relist is paged too, at the exact RV (reflector.paginatedResult); etcd
+    // compacted that RV, so it is retried at RV="", still in pages of 500. Every page's events
+    // are in the informer.
+    void eventsRelistInPages() {
+        QString error;
+        QVERIFY2(m_cluster->kubectlAs(User::Writer, 0, {"create", "-f", "-"}, nullptr, &error,
+                                      180000, events(QStringLiteral("paged"), 620)),
+                 qPrintable(error));
+        ws::test::StallProxy proxy(m_cluster->port(0));
+        QVERIFY2(proxy.start(&error), qPrintable(error));
+        const int skip = auditEntries(0);
+        Run r = start({"--server", proxy.url(QStringLiteral("https")), "--kubeconfig",
+                       m_cluster->kubeconfig(User::Admin), "--resources", "events", "--client-go",
+                       "0.34"},
+                      QStringLiteral("40s"));
+        QTRY_VERIFY_WITH_TIMEOUT(watching(0, QStringLiteral("events"), skip), 30000);
+        proxy.stall();
+        write(events(QStringLiteral("stalled"), 5));
+        EtcdClient etcd(m_cluster->etcd().connectOptions());
+        const auto status = etcd.status(&error);
+        QVERIFY2(status, qPrintable(error));
+        QVERIFY2(etcd.compact(status->revision, true, &error), qPrintable(error));
+        proxy.dropAll();
+        proxy.resume();
+        finish(r);
+        // Read before kubectl lists them too (in pages of its own).
+        const QList<QJsonObject> audit = ws::test::readJsonLines(m_cluster->auditLog(0)).mid(skip);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(r.watchers.size(), 1);
+        QCOMPARE(r.watchers.first().value("objects").toInteger(),
+                 kubectlCount(QStringLiteral("events")));
+
+        // The admin's lists of events, as the audit log shows them: "limit=500&resourceVersion=0
+        // 200", "continue=…&limit=500 200", then the relists after the first watch.
+        QStringList lists;
+        bool watched = false;
+        int relistPages = 0;
+        bool exactRelistPaged = false;
+        for (const QJsonObject& e : audit) {
+            if (e.value("stage").toString() != QLatin1String("ResponseComplete") ||
+                e.value("user").toObject().value("username").toString() != QLatin1String("admin") ||
+                e.value("objectRef").toObject().value("resource").toString() !=
+                    QLatin1String("events"))
+                continue;
+            const QString verb = e.value("verb").toString();
+            watched = watched || verb == QLatin1String("watch");
+            if (verb != QLatin1String("list"))
+                continue;
+            const QUrlQuery q(e.value("requestURI").toString().section(u'?', 1));
+            const int code = e.value("responseStatus").toObject().value("code").toInt();
+            lists << QStringLiteral("%1 %2").arg(q.toString()).arg(code);
+            if (!watched)
+                continue;
+            QVERIFY2(q.queryItemValue("limit") == QLatin1String("500"),
+                     qPrintable(lists.join('\n')));
+            const QString rv = q.queryItemValue("resourceVersion");
+            exactRelistPaged = exactRelistPaged || (!rv.isEmpty() && rv != QLatin1String("0"));
+            relistPages += q.hasQueryItem("continue") && code == 200;
+        }
+        QVERIFY2(lists.value(0) == QLatin1String("limit=500&resourceVersion=0 200") &&
+                     lists.value(1).startsWith(QLatin1String("continue=")),
+                 qPrintable(lists.join('\n')));
+        QVERIFY2(exactRelistPaged && relistPages >= 1, qPrintable(lists.join('\n')));
+        qInfo("%s", qPrintable(lists.join('\n')));
     }
 
     // An apiserver restarted (SIGTERM, as a rolling update does) under a watch: the watch is

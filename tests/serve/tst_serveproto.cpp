@@ -441,7 +441,8 @@ private slots:
         const QString capture = dir.filePath(QStringLiteral("proto.wscap"));
         const QString timeline = dir.filePath(QStringLiteral("proto.csv"));
         QProcess json, proto;
-        json.start(qEnvironmentVariable("WS_CLI"), common);
+        json.start(qEnvironmentVariable("WS_CLI"),
+                   common + QStringList{QStringLiteral("--wire"), QStringLiteral("json")});
         proto.start(qEnvironmentVariable("WS_CLI"),
                     common + QStringList{QStringLiteral("--wire"), QStringLiteral("protobuf"),
                                          QStringLiteral("--out"), capture,

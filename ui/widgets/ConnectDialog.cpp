@@ -106,12 +106,14 @@ ConnectDialog::ConnectDialog(const QList<SourceSpec>& recent, QWidget* parent)
 
     m_clientGo = new QComboBox;
     m_clientGo->setObjectName(QStringLiteral("clientGo"));
-    m_clientGo->addItem(tr("0.35 — current, watch-list (default)"), QString());
+    m_clientGo->addItem(tr("0.35 — current, watch-list, protobuf (default)"), QString());
     for (const QString& name : ClientProfile::knownNames())
         if (name != QLatin1String("0.35"))
             m_clientGo->addItem(name, name);
     m_clientGo->setToolTip(
-        tr("Which client-go the informers behave as: its list, watch, retry and relist rules"));
+        tr("Which client-go the informers behave as: its list, watch, retry and relist rules, "
+           "and its wire (from 0.32 built-in resources are listed and watched as protobuf, as "
+           "typed clientsets ask)"));
     connect(m_clientGo, &QComboBox::currentIndexChanged, this, [this] {
         if (!m_filling)
             m_status->setText(m_resourceList->count() > 0 ? m_status->text() : QString());

@@ -270,18 +270,41 @@ void ClusterFrameConsumer::submit(int server, HttpRequest request, Purpose purpo
     p.purpose = purpose;
     p.reflector = reflector;
     m_pending[request.id] = p;
+    if (purpose == Purpose::Reflector && !request.streaming && !m_lists.admit(server, request))
+        return; // its turn comes when a LIST in flight ends
+    dispatch(server, std::move(request));
+}
+
+void ClusterFrameConsumer::dispatch(int server, HttpRequest request) {
+    const Pending& p = m_pending.at(request.id);
     const Server& s = m_servers[static_cast<std::size_t>(server)];
     ConnectionInfo c;
     c.id = request.id;
     c.sourceKind = QStringLiteral("cluster");
     c.endpoint = s.info.endpoint + request.pathAndQuery;
-    if (reflector >= 0)
+    if (p.reflector >= 0)
         c.resource =
-            m_reflectors[static_cast<std::size_t>(reflector)]->config().resource.qualifiedName();
+            m_reflectors[static_cast<std::size_t>(p.reflector)]->config().resource.qualifiedName();
     c.versions = QStringLiteral("%1, client-go %2").arg(s.version, m_profile.name);
     m_pipeline.connectionOpened(c);
     if (m_sink)
         m_sink->send(server, std::move(request));
+}
+
+void ClusterFrameConsumer::cancel(int server, int requestId) {
+    if (m_lists.forget(requestId)) {
+        // Never sent: nothing will answer it.
+        m_pending.erase(requestId);
+        return;
+    }
+    if (m_sink)
+        m_sink->cancel(server, requestId);
+}
+
+void ClusterFrameConsumer::listEnded(int requestId) {
+    m_lists.forget(requestId);
+    for (ListThrottle::Waiting& w : m_lists.due())
+        dispatch(w.server, std::move(w.request));
 }
 
 void ClusterFrameConsumer::fail(const QString& message) {
@@ -297,9 +320,13 @@ void ClusterFrameConsumer::handleFrame(const Frame& frame) {
     const TimeUs t = m_time;
     const bool ended = static_cast<HttpFrameKind>(frame.kind) == HttpFrameKind::ResponseEnd;
     if (p.purpose == Purpose::Reflector) {
-        m_reflectors[static_cast<std::size_t>(p.reflector)]->onFrame(frame, t);
+        const int reflector = p.reflector;
         if (ended)
             m_pending.erase(it);
+        // The place is free before the reflector asks for its next page or its WATCH.
+        if (ended)
+            listEnded(frame.connection);
+        m_reflectors[static_cast<std::size_t>(reflector)]->onFrame(frame, t);
         return;
     }
     if (p.purpose == Purpose::Discovery) {
@@ -515,11 +542,8 @@ void ClusterFrameConsumer::addReflector(const ResourceInfo& resource, int server
         [this, index](int srv, HttpRequest req) {
             submit(srv, std::move(req), Purpose::Reflector, index);
         },
-        [this](int srv, int id) {
-            if (m_sink)
-                m_sink->cancel(srv, id);
-        },
-        [this] { return m_nextRequestId++; }, m_nextSeed++));
+        [this](int srv, int id) { cancel(srv, id); }, [this] { return m_nextRequestId++; },
+        m_nextSeed++));
     m_replaced.push_back(false);
     m_lagClocks.emplace_back();
     m_lags.emplace_back();

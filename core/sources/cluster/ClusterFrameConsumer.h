@@ -2,6 +2,7 @@
 
 #include "ClusterReflector.h"
 #include "ClusterScope.h"
+#include "ListThrottle.h"
 #include "WatcherLagClock.h"
 #include "engine/EngineUpdate.h"
 #include "engine/Source.h"
@@ -145,6 +146,11 @@ private:
 
     void onTick(TimeUs t, bool final);
     void submit(int server, HttpRequest request, Purpose purpose, int reflector = -1);
+    // Sends a request submit() registered: the connection is opened now.
+    void dispatch(int server, HttpRequest request);
+    void cancel(int server, int requestId);
+    // A LIST ended: the next waiting ones go.
+    void listEnded(int requestId);
     void handleFrame(const Frame& frame);
     void finishMetrics(Pending& p, HttpErrorKind error);
     void noteHeads(Server& s, const WatchCacheMetrics& now);
@@ -189,6 +195,7 @@ private:
     bool m_settledOnce = false;
     QStringList m_warnings;
     std::map<int, Pending> m_pending;
+    ListThrottle m_lists;     // the reflectors' LISTs, a few at a time
     std::vector<Frame> m_due; // consumed since the last tick
     std::vector<ResourceInfo> m_chosen;
     TimeUs m_time = 0;

@@ -15,8 +15,6 @@
 namespace ws {
 
 namespace {
-constexpr std::int64_t kPageSize = ClientProfile::kPageSize; // client-go's pager
-
 // The cacher sends each bookmark-enabled watch a bookmark every minute (its bookmark frequency;
 // kube-apiserver 1.35.4 measured 60.1 s apart), but only once its resource's cache RV passed the
 // RV the watch was served from: until then a watch of a quiet resource may get no byte for as long
@@ -160,28 +158,47 @@ void ClusterReflector::startListAndWatch(TimeUs now) {
     startList(now);
 }
 
-void ClusterReflector::startList(TimeUs now) {
-    const auto listRv = m_config.profile.relistResourceVersion(m_lastSyncRv, m_rvUnavailable);
+void ClusterReflector::startList(TimeUs now, bool retry) {
+    const auto listRv =
+        m_config.profile.relistResourceVersion(m_lastSyncRv, m_rvUnavailable, m_paginatedResult);
+    if (!retry) {
+        // The pager asks for pages of 500 unless an exact RV lets the cache serve it whole; its
+        // RV="" retry goes on the same pager, with the same page size.
+        m_pageSize = listRv.limit;
+        m_listedFromZero = !listRv.empty && listRv.rv == 0;
+    }
     m_listRvEmpty = listRv.empty;
     m_listRv = listRv.empty ? 0 : listRv.rv;
+    m_requestedRv = m_listRv;
+    m_paged = false;
     m_continue.clear();
     m_listItems = 0;
     ListRequest request;
     request.rv = m_listRv;
     request.rvEmpty = m_listRvEmpty;
     request.isRelist = m_everSynced;
-    // The pager asks for pages of 500 unless an RV > 0 lets the cache serve it whole.
-    request.limit = listRv.limit;
+    request.limit = m_pageSize;
     if (m_everSynced)
         ++m_relists;
     m_hub.listStarted(m_hubId, now, request);
     m_state = State::Listing;
+    sendListPage(now);
+}
+
+void ClusterReflector::sendListPage(TimeUs now) {
     m_phase = Phase::List;
     QUrlQuery q;
-    if (request.limit > 0)
-        q.addQueryItem(QStringLiteral("limit"), QString::number(request.limit));
-    if (!m_listRvEmpty)
-        q.addQueryItem(QStringLiteral("resourceVersion"), QString::number(m_listRv));
+    if (!m_continue.empty()) {
+        // Continue pages carry no RV: the token holds the first page's.
+        q.addQueryItem(QStringLiteral("continue"), QString::fromStdString(m_continue));
+        if (m_pageSize > 0)
+            q.addQueryItem(QStringLiteral("limit"), QString::number(m_pageSize));
+    } else {
+        if (m_pageSize > 0)
+            q.addQueryItem(QStringLiteral("limit"), QString::number(m_pageSize));
+        if (!m_listRvEmpty)
+            q.addQueryItem(QStringLiteral("resourceVersion"), QString::number(m_requestedRv));
+    }
     HttpRequest r;
     r.pathAndQuery = collectionPath() + u'?' + q.toString(QUrl::FullyEncoded);
     r.accept = accept();
@@ -331,7 +348,10 @@ void ClusterReflector::onHead(int status, const QByteArray& contentType,
     }
     if (m_phase == Phase::List && status == 200) {
         m_listed.clear();
-        m_presence.beginList();
+        // The view is replaced by the whole list: the first page begins it, a continue page
+        // adds to it.
+        if (m_continue.empty())
+            m_presence.beginList();
         const auto onItem = [this](std::string_view, const ListItemMeta& meta) {
             ObservedEvent o;
             o.type = WatchEventType::Added;
@@ -590,15 +610,9 @@ void ClusterReflector::onEnd(HttpErrorKind error, const QString& message, TimeUs
         if (summary.resourceVersion > 0 && m_continue.empty())
             m_listRv = summary.resourceVersion; // the first page's RV is the list's
         if (!summary.continueToken.empty()) {
+            m_paged = true;
             m_continue = summary.continueToken;
-            QUrlQuery q;
-            q.addQueryItem(QStringLiteral("continue"), QString::fromStdString(m_continue));
-            q.addQueryItem(QStringLiteral("limit"), QString::number(kPageSize));
-            HttpRequest r;
-            r.pathAndQuery = collectionPath() + u'?' + q.toString(QUrl::FullyEncoded);
-            r.accept = accept();
-            m_phase = Phase::List;
-            send(std::move(r), now);
+            sendListPage(now);
             return;
         }
         listFinished(now);
@@ -664,6 +678,11 @@ void ClusterReflector::onEnd(HttpErrorKind error, const QString& message, TimeUs
 }
 
 void ClusterReflector::listFinished(TimeUs now) {
+    // Only an RV="0" list says whether the resource has a watch cache: an RV="" one comes in
+    // pages from etcd for every resource.
+    if (m_listedFromZero && m_paged)
+        m_paginatedResult = true;
+    m_continue.clear();
     syncedAt(m_listRv, now);
     m_lastSyncRv = m_listRv;
     m_highest = std::max(m_highest, m_listRv);
@@ -682,6 +701,19 @@ void ClusterReflector::listFinished(TimeUs now) {
 void ClusterReflector::listError(const ApiStatus& status, TimeUs now) {
     m_answered = true;
     noteTrouble(status);
+    if (ClientProfile::pagerFallsBackToFullList(status, !m_continue.empty())) {
+        // The pager's own recovery, which the reflector never sees: the continue token expired
+        // (etcd compacted past the first page's RV), so one full list at the RV it was asked
+        // for, without limit.
+        m_continue.clear();
+        m_listRv = m_requestedRv;
+        m_listItems = 0;
+        m_phase = Phase::List;
+        const std::int64_t pageSize = std::exchange(m_pageSize, 0);
+        sendListPage(now);
+        m_pageSize = pageSize;
+        return;
+    }
     m_hub.listFailed(m_hubId, now, status.toObserved(m_lastSyncRv, serverName()));
     if (status.code == 401 || status.code == 403) {
         // Retrying cannot help: the source decides whether anything is left to watch.
@@ -694,7 +726,7 @@ void ClusterReflector::listError(const ApiStatus& status, TimeUs now) {
     }
     if (m_config.profile.relistsAtOnceWithEmptyRv(status, m_rvUnavailable)) {
         m_rvUnavailable = true;
-        startList(now);
+        startList(now, true);
         return;
     }
     backoffThen(Next::ListAndWatch, now);

@@ -110,7 +110,12 @@ private:
 
     // reflector.ListAndWatch: a watch-list for a watch-list client, else a LIST.
     void startListAndWatch(TimeUs now);
-    void startList(TimeUs now);
+    // The LIST of this ListAndWatch: a new pager.List. `retry`: the reflector's RV="" list after
+    // a 410 or a too-large RV, on the same pager (its page size).
+    void startList(TimeUs now, bool retry = false);
+    // The next request of the pager: its first page (or only page), a continue page, or its full
+    // list after a 410 on a continue page.
+    void sendListPage(TimeUs now);
     void startWatch(bool watchList, TimeUs now);
     void backoffThen(Next next, TimeUs now);
     Backoff& backoffFor(Next next);
@@ -193,10 +198,19 @@ private:
     std::unique_ptr<ListStreamDecoder> m_list;
     std::unique_ptr<ProtoListDecoder> m_protoList;
     std::vector<ObservedEvent> m_listed;
-    std::string m_continue;
-    ResourceVersion m_listRv = 0;
+    std::string m_continue;       // the next page's token; empty: the request is no continue page
+    ResourceVersion m_listRv = 0; // requested, then the first page's
     std::int64_t m_listItems = 0;
     bool m_listRvEmpty = false;
+    // tools/pager of this ListAndWatch: the page size (0: unpaginated) and the RV it was asked
+    // for, which a full list after a 410 on a continue page asks for again.
+    std::int64_t m_pageSize = 0;
+    ResourceVersion m_requestedRv = 0;
+    bool m_listedFromZero = false; // this ListAndWatch's list asked for RV="0"
+    bool m_paged = false;          // pager.List's paginatedResult: a page had a continue token
+    // reflector.paginatedResult: an RV="0" list came back in pages (no watch cache: events),
+    // so every later list is paged too, at its exact RV.
+    bool m_paginatedResult = false;
 
     // WATCH. The response's Content-Type picks the framing and decoder: a protobuf stream
     // (--wire protobuf, a built-in resource) or JSON (everything else, and any server that

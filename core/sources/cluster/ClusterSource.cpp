@@ -35,7 +35,9 @@ QString ClusterSource::description() const {
     }
     return QStringLiteral("%1, client-go %2%3")
         .arg(what, m_profile.name,
-             m_profile.protobufWire ? QStringLiteral(", protobuf lists and watches") : QString());
+             m_profile.protobufWire
+                 ? QStringLiteral(", protobuf lists and watches of built-in resources")
+                 : QString());
 }
 
 bool ClusterSource::prepare(QString* error) {
@@ -49,7 +51,8 @@ bool ClusterSource::prepare(QString* error) {
     if (m_spec.minWatchTimeout)
         m_profile.minWatchTimeoutSeconds =
             static_cast<double>(*m_spec.minWatchTimeout) / kUsPerSecond;
-    m_profile.protobufWire = m_spec.protobufWire;
+    if (m_spec.protobufWire)
+        m_profile.protobufWire = *m_spec.protobufWire;
     auto targets = resolveClusterTargets(m_spec, error);
     if (!targets)
         return false;

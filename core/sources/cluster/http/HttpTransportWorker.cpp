@@ -396,13 +396,22 @@ bool HttpTransportWorker::dispatch(Request& r, const HttpCredentials* plugin, QS
 
     // Non-streaming: an inactivity limit (a long list keeps it alive while it flows).
     // Streaming: a limit for the response head only; a watch may then be silent for hours.
+    // Either counts from when Qt takes the request out of its queue (at most 6 connections a
+    // host and manager): when it opens a connection for it, or sends it on a kept-alive one.
     if (!r.timer) {
         r.timer = new QTimer(this);
         r.timer->setSingleShot(true);
         connect(r.timer, &QTimer::timeout, this, [this, id] { abort(id, &Request::timedOut); });
     }
     r.timer->setInterval(in.timeoutMs > 0 ? in.timeoutMs : kDefaultTimeoutMs);
-    r.timer->start();
+    r.timer->stop();
+    const auto sent = [this, id, reply] {
+        Request* a = active(id, reply);
+        if (a && !a->headSeen)
+            a->timer->start();
+    };
+    connect(reply, &QNetworkReply::socketStartedConnecting, this, sent);
+    connect(reply, &QNetworkReply::requestSent, this, sent);
     return true;
 }
 
