@@ -7,6 +7,7 @@
 
 #include "detect/DetectorHub.h"
 #include "model/KeyTable.h"
+#include "model/WatcherState.h"
 #include "sources/cluster/ClusterReflector.h"
 #include "sources/cluster/http/HttpFrameRecords.h"
 
@@ -114,6 +115,10 @@ public:
     };
 
     ClusterReflector& reflector() { return *m_reflector; }
+    // The watcher state the window shows (model/WatcherState.h).
+    QString state() const {
+        return watcherStateName(m_hub.watcherStatus(m_reflector->hubId()).state);
+    }
     const Sent& last() const { return sent.back(); }
 
     void head(int status, const QByteArray& retryAfter = {}) {
@@ -287,6 +292,47 @@ private slots:
         QVERIFY2(rig.last().isWatchList(), qPrintable(rig.last().request.pathAndQuery));
         QCOMPARE(rig.last().rv(), QStringLiteral("200"));
     }
+    // A relist shows as "relisting" whether it is a LIST (0.34) or a watch-list (0.35) until it
+    // has synced; the first sync is "listing" or "syncing", and a synced watch is "live".
+    void relistStateForListAndWatchList_data() {
+        QTest::addColumn<QString>("profile");
+        QTest::newRow("0.34 (LIST)") << "0.34";
+        QTest::newRow("0.35 (watch-list)") << "0.35";
+    }
+    void relistStateForListAndWatchList() {
+        QFETCH(QString, profile);
+        Rig rig(profile);
+        const bool watchList = rig.last().isWatchList();
+        QCOMPARE(rig.state(), watchList ? QStringLiteral("syncing") : QStringLiteral("listing"));
+        if (watchList) {
+            rig.head(200);
+            rig.chunk(added("a", 90) + initialEventsEnd(100));
+        } else {
+            rig.listAndWatch(100);
+        }
+        QCOMPARE(rig.state(), QStringLiteral("live"));
+        rig.chunk(expiredEvent(100, 150));
+        rig.end();
+        QCOMPARE(rig.state(), QStringLiteral("backoff"));
+        QVERIFY(rig.waitForRequests(rig.sent.size() + 1, seconds(2)));
+        QCOMPARE(rig.last().isWatchList(), watchList);
+        QCOMPARE(rig.reflector().relists(), 1);
+        QCOMPARE(rig.state(), QStringLiteral("relisting"));
+        rig.head(200);
+        if (watchList) {
+            rig.chunk(added("a", 90));
+            QCOMPARE(rig.state(), QStringLiteral("relisting"));
+            rig.chunk(initialEventsEnd(160));
+        } else {
+            rig.chunk(list(160));
+            rig.end();
+            QVERIFY(rig.last().isWatch());
+            rig.head(200);
+        }
+        QCOMPARE(rig.state(), QStringLiteral("live"));
+        QCOMPARE(rig.reflector().resourceVersion(), ResourceVersion(160));
+    }
+
     void withoutTheGateRelistsWithList() {
         Rig rig(QStringLiteral("0.34"));
         rig.listAndWatch(100);
