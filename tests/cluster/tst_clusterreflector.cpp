@@ -49,6 +49,11 @@ QByteArray expiredEvent(int rv, int oldest) {
         .arg(oldest)
         .toUtf8();
 }
+// An ERROR event a watch may carry: a 429 with its retryAfterSeconds.
+const QByteArray kTooManyRequestsEvent =
+    "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
+    "\"status\":\"Failure\",\"message\":\"storage is (re)initializing\",\"reason\":"
+    "\"TooManyRequests\",\"details\":{\"retryAfterSeconds\":1},\"code\":429}}\n";
 QByteArray list(int rv) {
     return QStringLiteral("{\"kind\":\"ConfigMapList\",\"apiVersion\":\"v1\",\"metadata\":{"
                           "\"resourceVersion\":\"%1\"},\"items\":[{\"metadata\":{\"name\":\"a\","
@@ -331,6 +336,46 @@ private slots:
         }
         QCOMPARE(rig.state(), QStringLiteral("live"));
         QCOMPARE(rig.reflector().resourceVersion(), ResourceVersion(160));
+    }
+
+    // An ERROR event with a 429 on a plain watch: from 0.22 client-go backs off and watches again
+    // from its last RV (reflector.watch: apierrors.IsTooManyRequests); before, the watch's error
+    // ends ListAndWatch and it relists.
+    void tooManyRequestsEventOnAWatch_data() {
+        QTest::addColumn<QString>("profile");
+        QTest::addColumn<bool>("rewatches");
+        QTest::newRow("0.21") << "0.21" << false;
+        QTest::newRow("0.22") << "0.22" << true;
+        QTest::newRow("0.34") << "0.34" << true;
+        QTest::newRow("0.35 (watch-list client)") << "0.35" << true;
+    }
+    void tooManyRequestsEventOnAWatch() {
+        QFETCH(QString, profile);
+        QFETCH(bool, rewatches);
+        Rig rig(profile);
+        if (rig.last().isWatchList()) {
+            rig.head(200);
+            rig.chunk(added("a", 90) + initialEventsEnd(100));
+        } else {
+            rig.listAndWatch(100);
+        }
+        rig.chunk(added("b", 120));
+        rig.chunk(kTooManyRequestsEvent);
+        rig.end();
+        QCOMPARE(rig.reflector().stateName(), rewatches ? QStringLiteral("backoff (rewatch)")
+                                                        : QStringLiteral("backoff (relist)"));
+        QVERIFY(rig.waitForRequests(rig.sent.size() + 1, seconds(2)));
+        QVERIFY(rig.lastGap() >= milliseconds(800));
+        if (rewatches) {
+            QVERIFY2(rig.last().isWatch() && !rig.last().isWatchList(),
+                     qPrintable(rig.last().request.pathAndQuery));
+            QCOMPARE(rig.last().rv(), QStringLiteral("120"));
+            QCOMPARE(rig.reflector().relists(), 0);
+            QCOMPARE(rig.state(), QStringLiteral("live"));
+        } else {
+            QVERIFY(rig.last().isList());
+            QCOMPARE(rig.reflector().relists(), 1);
+        }
     }
 
     void withoutTheGateRelistsWithList() {

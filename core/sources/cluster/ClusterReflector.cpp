@@ -217,6 +217,7 @@ void ClusterReflector::startWatch(bool watchList, TimeUs now) {
     if (watchList)
         m_presence.beginList();
     m_watchHadError = false;
+    m_watchErrorRewatches = false;
     m_watchEvents = 0;
     m_watchTimeout = timeout;
     m_watchDeadline = now + seconds(timeout);
@@ -459,10 +460,12 @@ void ClusterReflector::watchEvent(std::string_view bytes, TimeUs now) {
             m_config.profile.isExpired(m_event.status))
             m_rvUnavailable = true; // 0.17.0
         m_hub.watchError(m_hubId, now, m_event.status.toObserved(m_lastSyncRv, serverName()));
-        if (m_awaitingInitialEnd)
+        if (m_awaitingInitialEnd) {
             m_watchListError = m_event.status; // once the chunk is read (onBody)
-        else
+        } else {
             m_watchHadError = true;
+            m_watchErrorRewatches = m_config.profile.rewatchesAfterWatchErrorEvent(m_event.status);
+        }
         break;
     }
 }
@@ -604,8 +607,9 @@ void ClusterReflector::onEnd(HttpErrorKind error, const QString& message, TimeUs
         reason = WatchCloseReason::ServerClosed;
     m_hub.watchClosed(m_hubId, now, reason);
     if (m_watchHadError) {
-        // A watch error ends ListAndWatch: back off, relist from the last synced RV.
-        backoffThen(Next::ListAndWatch, now);
+        // A 429 backs off and watches again from the last RV; any other watch error ends
+        // ListAndWatch: back off, relist from the last synced RV.
+        backoffThen(m_watchErrorRewatches ? Next::Watch : Next::ListAndWatch, now);
         return;
     }
     const bool veryShort = ClientProfile::isVeryShortWatch(now - m_requestStart, m_watchEvents);

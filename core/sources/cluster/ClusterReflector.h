@@ -172,6 +172,7 @@ private:
     TimeUs m_requestStart = 0;
     TimeUs m_watchDeadline = 0;
     bool m_watchHadError = false;
+    bool m_watchErrorRewatches = false; // that ERROR was one client-go re-watches after (429)
     std::int64_t m_watchEvents = 0;
     std::int64_t m_watchTimeout = 0; // its timeoutSeconds
 
