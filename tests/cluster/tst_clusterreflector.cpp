@@ -80,6 +80,9 @@ const QByteArray kInternalError =
     "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\",\"message\":"
     "\"Internal error occurred: etcdserver: request timed out\",\"reason\":\"InternalError\","
     "\"details\":{\"causes\":[{\"message\":\"etcdserver: request timed out\"}]},\"code\":500}";
+const QByteArray kUnauthorized =
+    "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\",\"message\":"
+    "\"Unauthorized\",\"reason\":\"Unauthorized\",\"code\":401}";
 const QByteArray kJson = "application/json";
 
 // One reflector of configmaps, its requests, and a clock the test moves.
@@ -126,9 +129,10 @@ public:
     }
     const Sent& last() const { return sent.back(); }
 
-    void head(int status, const QByteArray& retryAfter = {}) {
+    void head(int status, const QByteArray& retryAfter = {}, bool credentialReplaced = false) {
         HttpResponseHead h;
         h.status = status;
+        h.credentialReplaced = credentialReplaced;
         h.headers.append({"Content-Type", kJson});
         if (!retryAfter.isEmpty())
             h.headers.append({"Retry-After", retryAfter});
@@ -376,6 +380,39 @@ private slots:
             QVERIFY(rig.last().isList());
             QCOMPARE(rig.reflector().relists(), 1);
         }
+    }
+
+    // A LIST answered 401 while the transport replaces the exec credential it went with: client-go
+    // returns the error to the reflector, which backs off and lists again with the new one. A 401
+    // nothing replaces (a static token) stops the informer for good.
+    void listUnauthorizedWhileTheCredentialIsReplaced_data() {
+        QTest::addColumn<bool>("replaced");
+        QTest::newRow("exec credential replaced") << true;
+        QTest::newRow("static token") << false;
+    }
+    void listUnauthorizedWhileTheCredentialIsReplaced() {
+        QFETCH(bool, replaced);
+        Rig rig(QStringLiteral("0.34"));
+        QVERIFY(rig.last().isList());
+        rig.head(401, {}, replaced);
+        rig.chunk(kUnauthorized);
+        rig.end();
+        QVERIFY(rig.reflector().answered());
+        if (!replaced) {
+            QVERIFY(rig.reflector().rejected());
+            QCOMPARE(rig.reflector().stateName(), QStringLiteral("stopped"));
+            QVERIFY(!rig.waitForRequests(2, seconds(60)));
+            return;
+        }
+        QVERIFY(!rig.reflector().rejected());
+        QCOMPARE(rig.reflector().stateName(), QStringLiteral("backoff (relist)"));
+        QVERIFY(rig.waitForRequests(2, seconds(2)));
+        QVERIFY(rig.lastGap() >= milliseconds(800));
+        QVERIFY(rig.last().isList());
+        rig.listAndWatch(100);
+        QCOMPARE(rig.reflector().resourceVersion(), ResourceVersion(100));
+        QCOMPARE(rig.reflector().objects(), std::int64_t(1));
+        QCOMPARE(rig.state(), QStringLiteral("live"));
     }
 
     void withoutTheGateRelistsWithList() {

@@ -105,6 +105,7 @@ void ClusterReflector::send(HttpRequest request, TimeUs now, bool retry) {
     request.id = m_nextId();
     m_request = request.id;
     m_httpStatus = 0;
+    m_credentialReplaced = false;
     m_errorBody.clear();
     m_retrying = false;
     m_resendAt = -1;
@@ -270,7 +271,7 @@ void ClusterReflector::onFrame(const Frame& frame, TimeUs now) {
     case HttpFrameKind::ResponseHead: {
         HttpResponseHead head;
         if (decodeHttpRecord(frame.bytes, &head))
-            onHead(head.status, head.header("Content-Type"), head.header("Retry-After"), now);
+            onHead(head, now);
         break;
     }
     case HttpFrameKind::BodyChunk:
@@ -286,9 +287,12 @@ void ClusterReflector::onFrame(const Frame& frame, TimeUs now) {
     }
 }
 
-void ClusterReflector::onHead(int status, const QByteArray& contentType,
-                              const QByteArray& retryAfter, TimeUs) {
+void ClusterReflector::onHead(const HttpResponseHead& head, TimeUs) {
+    const int status = head.status;
+    const QByteArray contentType = head.header("Content-Type");
+    const QByteArray retryAfter = head.header("Retry-After");
     m_httpStatus = status;
+    m_credentialReplaced = head.credentialReplaced;
     // Past authorization: whatever the stream then holds (an in-stream ERROR of a watch-list
     // the storage cannot serve), this informer is not refused.
     if (status == 200)
@@ -651,8 +655,10 @@ void ClusterReflector::listError(const ApiStatus& status, TimeUs now) {
     m_answered = true;
     noteTrouble(status);
     m_hub.listFailed(m_hubId, now, status.toObserved(m_lastSyncRv, serverName()));
-    if (status.code == 401 || status.code == 403) {
-        // Retrying cannot help: the source decides whether anything is left to watch.
+    if ((status.code == 401 && !m_credentialReplaced) || status.code == 403) {
+        // Retrying cannot help: the source decides whether anything is left to watch. (A 401
+        // whose exec credential the transport replaces is an error like any other: client-go
+        // backs off and relists with the new one.)
         m_rejected = status;
         m_request = -1;
         m_phase = Phase::None;

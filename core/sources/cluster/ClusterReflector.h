@@ -26,6 +26,7 @@
 namespace ws {
 
 class DetectorHub;
+struct HttpResponseHead;
 class ProtoListDecoder;
 class EventJournal;
 class KeyTable;
@@ -116,8 +117,7 @@ private:
     Backoff& backoffFor(Next next);
     // retry: the REST layer sends the request in flight again (its attempt count goes on).
     void send(HttpRequest request, TimeUs now, bool retry = false);
-    void onHead(int status, const QByteArray& contentType, const QByteArray& retryAfter,
-                TimeUs now);
+    void onHead(const HttpResponseHead& head, TimeUs now);
     void onBody(const QByteArray& bytes, TimeUs now);
     void onEnd(HttpErrorKind error, const QString& message, TimeUs now);
     // rest.Request sends the request in flight again after this transport failure (no answer).
@@ -169,6 +169,8 @@ private:
     Phase m_phase = Phase::None;
     int m_httpStatus = 0;
     QByteArray m_errorBody; // a non-200 answer's body (a Status), small
+    // A 401 whose credential the transport replaces for the requests that follow.
+    bool m_credentialReplaced = false;
     TimeUs m_requestStart = 0;
     TimeUs m_watchDeadline = 0;
     bool m_watchHadError = false;

@@ -50,6 +50,8 @@ QByteArray encodeHttpRecord(const HttpResponseHead& record) {
     versioned(out) << record.status << record.reason << quint32(record.headers.size());
     for (const auto& [name, value] : record.headers)
         out << name << value;
+    if (record.credentialReplaced)
+        out << quint8(1);
     return bytes;
 }
 
@@ -82,6 +84,13 @@ bool decodeHttpRecord(const QByteArray& bytes, HttpResponseHead* record) {
         QByteArray name, value;
         in >> name >> value;
         r.headers.append({name, value});
+    }
+    if (in.status() == QDataStream::Ok && !in.atEnd()) {
+        quint8 replaced = 0;
+        in >> replaced;
+        if (replaced != 1)
+            return false;
+        r.credentialReplaced = true;
     }
     if (!complete(in))
         return false;

@@ -387,7 +387,7 @@ void HttpTransportWorker::onHead(Request& r) {
     // client-go gets a new credential when the server rejects the plugin's, and returns the 401
     // as it is: the requests that follow go with the new one.
     if (head.status == 401 && r.sentWith && !m_stopped)
-        m_credentials->rejected(*r.sentWith);
+        head.credentialReplaced = m_credentials->rejected(*r.sentWith);
     push(r, HttpFrameKind::ResponseHead, encodeHttpRecord(head));
     if (r.request.streaming)
         r.timer->stop();
