@@ -312,9 +312,10 @@ private slots:
         QFETCH(QString, profile);
         Rig rig(profile);
         const bool watchList = rig.last().isWatchList();
+        if (watchList)
+            rig.head(200); // a watch counts as opened once the server accepts it
         QCOMPARE(rig.state(), watchList ? QStringLiteral("syncing") : QStringLiteral("listing"));
         if (watchList) {
-            rig.head(200);
             rig.chunk(added("a", 90) + initialEventsEnd(100));
         } else {
             rig.listAndWatch(100);
@@ -326,13 +327,15 @@ private slots:
         QVERIFY(rig.waitForRequests(rig.sent.size() + 1, seconds(2)));
         QCOMPARE(rig.last().isWatchList(), watchList);
         QCOMPARE(rig.reflector().relists(), 1);
+        if (watchList)
+            rig.head(200);
         QCOMPARE(rig.state(), QStringLiteral("relisting"));
-        rig.head(200);
         if (watchList) {
             rig.chunk(added("a", 90));
             QCOMPARE(rig.state(), QStringLiteral("relisting"));
             rig.chunk(initialEventsEnd(160));
         } else {
+            rig.head(200);
             rig.chunk(list(160));
             rig.end();
             QVERIFY(rig.last().isWatch());
@@ -375,6 +378,7 @@ private slots:
                      qPrintable(rig.last().request.pathAndQuery));
             QCOMPARE(rig.last().rv(), QStringLiteral("120"));
             QCOMPARE(rig.reflector().relists(), 0);
+            rig.head(200);
             QCOMPARE(rig.state(), QStringLiteral("live"));
         } else {
             QVERIFY(rig.last().isList());
@@ -413,6 +417,44 @@ private slots:
         QCOMPARE(rig.reflector().resourceVersion(), ResourceVersion(100));
         QCOMPARE(rig.reflector().objects(), std::int64_t(1));
         QCOMPARE(rig.state(), QStringLiteral("live"));
+    }
+
+    // An apiserver restarted while its watch cache initialises (1.31+): every watch is refused
+    // with 429 "storage is (re)initializing" and Retry-After. The REST layer retries each 10 times
+    // below the reflector, which backs off and watches again; the user sees one cache-not-ready
+    // once the refusals span 30 s, the retries counted, and the informer live again from its RV
+    // once the cache takes the watch.
+    void watchCacheInitialisingIsShown() {
+        Rig rig(QStringLiteral("0.35"));
+        rig.head(200);
+        rig.chunk(added("a", 90) + initialEventsEnd(100));
+        rig.end(); // the apiserver went away (a watcher-terminated)
+        QVERIFY(rig.last().isWatch() && !rig.last().isWatchList());
+        const qsizetype before = rig.anomalies.size();
+        const TimeUs refusedFrom = rig.now;
+        while (rig.now - refusedFrom < seconds(40)) {
+            QCOMPARE(rig.last().rv(), QStringLiteral("100"));
+            rig.answer(429, kStorageInitializing, "1");
+            QVERIFY(rig.waitForRequests(rig.sent.size() + 1, seconds(40)));
+        }
+        QVERIFY2(rig.reflector().httpRetries() >= 20,
+                 qPrintable(QString::number(rig.reflector().httpRetries())));
+        QStringList kinds;
+        for (const Anomaly& a : rig.anomalies.mid(before))
+            kinds << kindName(a.kind);
+        QCOMPARE(kinds, QStringList{QStringLiteral("cache-not-ready")});
+        const Anomaly& shown = rig.anomalies.last();
+        QCOMPARE(shown.severity, Severity::Warning);
+        QVERIFY2(shown.message.contains(QLatin1String("storage is (re)initializing")),
+                 qPrintable(shown.message));
+        QVERIFY2(shown.time - refusedFrom >= seconds(30) && shown.time - refusedFrom < seconds(32),
+                 qPrintable(QString::number(shown.time - refusedFrom)));
+        // The cache takes the watch: live from RV 100, nothing relisted, nothing more raised.
+        rig.head(200);
+        QCOMPARE(rig.state(), QStringLiteral("live"));
+        QCOMPARE(rig.reflector().relists(), 0);
+        QCOMPARE(rig.reflector().objects(), std::int64_t(1));
+        QCOMPARE(rig.anomalies.size(), before + 1);
     }
 
     void withoutTheGateRelistsWithList() {

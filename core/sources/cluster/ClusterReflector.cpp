@@ -92,7 +92,7 @@ void ClusterReflector::start(TimeUs now) {
 void ClusterReflector::stop(TimeUs now) {
     if (m_request >= 0)
         m_cancel(m_server, m_request);
-    if (m_state == State::Watching)
+    if (m_state == State::Watching && m_watchAccepted)
         m_hub.watchClosed(m_hubId, now, WatchCloseReason::ClientCancelled);
     m_hub.watcherStopped(m_hubId, now);
     m_request = -1;
@@ -206,7 +206,10 @@ void ClusterReflector::startWatch(bool watchList, TimeUs now) {
     }
     q.addQueryItem(QStringLiteral("timeoutSeconds"), QString::number(timeout));
     q.addQueryItem(QStringLiteral("watch"), QStringLiteral("true"));
-    m_hub.watchOpened(m_hubId, now, request);
+    // The detectors hear of the watch once the server accepts it (onHead), as of a refused one
+    // by its error only.
+    m_watchRequest = request;
+    m_watchAccepted = false;
     // A new stream: the ids of keys deleted on the last one need not wait for its duplicates.
     m_liveRv = 0;
     m_presence.flush();
@@ -287,7 +290,7 @@ void ClusterReflector::onFrame(const Frame& frame, TimeUs now) {
     }
 }
 
-void ClusterReflector::onHead(const HttpResponseHead& head, TimeUs) {
+void ClusterReflector::onHead(const HttpResponseHead& head, TimeUs now) {
     const int status = head.status;
     const QByteArray contentType = head.header("Content-Type");
     const QByteArray retryAfter = head.header("Retry-After");
@@ -309,6 +312,10 @@ void ClusterReflector::onHead(const HttpResponseHead& head, TimeUs) {
             m_retryAfter = seconds(std::max(0, wait));
             return;
         }
+    }
+    if (m_phase == Phase::Watch && status == 200) {
+        m_watchAccepted = true;
+        m_hub.watchOpened(m_hubId, now, m_watchRequest);
     }
     if (m_phase == Phase::Watch)
         m_protoStream = wire::isProtobuf(contentType);
@@ -345,10 +352,9 @@ void ClusterReflector::streamError(const QString& message, TimeUs now) {
 }
 
 void ClusterReflector::onBody(const QByteArray& bytes, TimeUs now) {
-    if (m_retrying)
-        return;
     if (m_httpStatus != 200) {
-        // A Status body: small; keep a bounded amount.
+        // A Status body (one the REST layer retries too: the detectors read it): small; keep a
+        // bounded amount.
         if (m_errorBody.size() < 64 * 1024)
             m_errorBody += bytes;
         return;
@@ -531,6 +537,11 @@ void ClusterReflector::onEnd(HttpErrorKind error, const QString& message, TimeUs
     }
     if (m_retrying) {
         // The REST layer read the answer away; it sends the request again after Retry-After.
+        if (m_httpStatus != 0)
+            m_hub.requestRetried(
+                m_hubId, now,
+                statusFromBody(m_httpStatus)
+                    .toObserved(phase == Phase::List ? m_listRv : m_lastSyncRv, serverName()));
         m_retrying = false;
         ++m_attempt;
         ++m_httpRetries;
@@ -588,13 +599,11 @@ void ClusterReflector::onEnd(HttpErrorKind error, const QString& message, TimeUs
     if (phase != Phase::Watch)
         return;
     m_phase = Phase::None;
-    if (m_httpStatus != 200 && error == HttpErrorKind::None) {
-        watchRequestError(statusFromBody(m_httpStatus), now);
-        return;
-    }
-    if (error != HttpErrorKind::None && m_httpStatus == 0) {
-        // The watch request itself failed (connection refused, TLS, reset).
-        watchRequestError(transportStatus(error, message), now);
+    if (m_httpStatus != 200) {
+        // Refused by the server, or the request itself failed (connection refused, TLS, reset).
+        watchRequestError(m_httpStatus != 0 ? statusFromBody(m_httpStatus)
+                                            : transportStatus(error, message),
+                          now);
         return;
     }
     flushEvents(now);
@@ -678,14 +687,12 @@ void ClusterReflector::watchRequestError(const ApiStatus& status, TimeUs now) {
     const ClientProfile& p = m_config.profile;
     if (m_watchList && status.code == 422 && p.watchListFallsBackToList(status)) {
         // The server has no watch-list (gate off): client-go falls back to LIST, no anomaly.
-        m_hub.watchClosed(m_hubId, now, WatchCloseReason::ClientCancelled);
         m_awaitingInitialEnd = false;
         startList(now);
         return;
     }
     noteTrouble(status);
     m_hub.watchError(m_hubId, now, status.toObserved(m_lastSyncRv, serverName()));
-    m_hub.watchClosed(m_hubId, now, WatchCloseReason::AfterError);
     if (m_watchList) {
         watchListFailed(status, now);
         return;

@@ -173,6 +173,8 @@ private:
     bool m_credentialReplaced = false;
     TimeUs m_requestStart = 0;
     TimeUs m_watchDeadline = 0;
+    WatchRequest m_watchRequest;  // the watch in flight, told to the detectors once accepted
+    bool m_watchAccepted = false; // the server answered it 200
     bool m_watchHadError = false;
     bool m_watchErrorRewatches = false; // that ERROR was one client-go re-watches after (429)
     std::int64_t m_watchEvents = 0;
