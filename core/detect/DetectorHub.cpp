@@ -202,6 +202,11 @@ void DetectorHub::watchError(WatcherId w, TimeUs now, const ObservedStatus& stat
         d->retryLoop.onError(w, now, status, d->timeTravel.highest(w));
 }
 
+void DetectorHub::requestRetried(WatcherId w, TimeUs now, const ObservedStatus& status) {
+    if (CacheNotReadyDetector::isNotReadyStatus(status))
+        d->cacheNotReady.onError(w, now, status);
+}
+
 void DetectorHub::watchClosed(WatcherId w, TimeUs now, WatchCloseReason reason) {
     d->initialEvents.poll(w, now);
     d->initialEvents.onWatchEnded(w);

@@ -63,6 +63,11 @@ public:
     void requestedRv(WatcherId w, TimeUs now, ResourceVersion rv, bool list);
     // An ERROR event on a watch, or an etcd cancel with compact_revision.
     void watchError(WatcherId w, TimeUs now, const ObservedStatus& status);
+    // An answer the client's REST layer read away and sent its request again after (a 429/5xx
+    // with Retry-After, client-go's rest.Request): the watcher above never saw it, so nothing
+    // changes its state or counts as its error, but a watch cache refusing requests while it
+    // initialises is told by these answers (cache-not-ready).
+    void requestRetried(WatcherId w, TimeUs now, const ObservedStatus& status);
     void watchClosed(WatcherId w, TimeUs now, WatchCloseReason reason);
     // The watcher stopped for good and will not retry by itself (its apiserver went down, a
     // 403): only its state changes (terminated), no detector is told.

@@ -32,12 +32,14 @@ void WatcherStateTracker::onWatchOpened(WatcherId w, const WatchRequest& request
     s.selector = request.selector;
     s.awaitingBookmark = request.sendInitialEvents;
     s.watchStarted = true;
-    // A watch-list replaces the list: it is listed once its initial events end.
-    if (request.sendInitialEvents)
-        s.everListed = true;
-    s.phase = request.sendInitialEvents ? Phase::Initial : Phase::Watching;
-    if (s.phase == Phase::Initial)
+    // A watch-list replaces the list (it is listed once its initial events end): after a first
+    // sync it is a relist, as a LIST then is.
+    if (request.sendInitialEvents) {
+        s.phase = s.everListed ? Phase::Relisting : Phase::Initial;
         startOver(s);
+    } else {
+        s.phase = Phase::Watching;
+    }
 }
 
 void WatcherStateTracker::onResponse(WatcherId w, std::span<const ObservedEvent> events) {
@@ -54,8 +56,10 @@ void WatcherStateTracker::onResponse(WatcherId w, std::span<const ObservedEvent>
 
 void WatcherStateTracker::onProgress(WatcherId w, bool initialEventsEnd) {
     State& s = at(w);
-    if (s.phase == Phase::Initial && s.awaitingBookmark && initialEventsEnd) {
+    if ((s.phase == Phase::Initial || s.phase == Phase::Relisting) && s.awaitingBookmark &&
+        initialEventsEnd) {
         s.awaitingBookmark = false;
+        s.everListed = true;
         s.phase = Phase::Watching;
     }
 }

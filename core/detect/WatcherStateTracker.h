@@ -46,7 +46,7 @@ private:
     enum class Phase : std::uint8_t {
         Idle,       // nothing observed yet
         Listing,    // first list in flight
-        Relisting,  // a later list in flight
+        Relisting,  // a later list in flight, or a later watch-list before its bookmark
         Synced,     // list done, watch not opened yet
         Initial,    // watch open, initial events (watch-list bookmark or RV=0 ADDEDs) pending
         Watching,   // watch open, streaming

@@ -59,6 +59,10 @@ bool ClientProfile::rewatchesAfterWatchRequestError(const ApiStatus& s, bool eve
     return everSynced && (s.isConnectionRefused() || (s.code == 429 && rewatchOnTooManyRequests));
 }
 
+bool ClientProfile::rewatchesAfterWatchErrorEvent(const ApiStatus& s) const {
+    return s.code == 429 && rewatchOnTooManyRequests;
+}
+
 ClientProfile::WatchListRetry ClientProfile::watchListRetries(const ApiStatus& s) const {
     if (s.isConnectionRefused() || s.code == 429)
         return WatchListRetry::AfterBackoff;

@@ -41,8 +41,9 @@ struct ClientProfile {
         OnAnyError, // 0.29+: any error ("making progress is better than deadlocking")
     };
     WatchListFallback watchListFallback = WatchListFallback::OnAnyError;
-    // A 429 on the watch request backs off and re-watches (0.22+); before, any watch request
-    // error other than "connection refused" ends ListAndWatch and relists from the last RV.
+    // A 429 on the watch request, or as the watch's ERROR event, backs off and re-watches from
+    // the last RV (0.22+); before, any watch request error other than "connection refused", and
+    // any ERROR event, ends ListAndWatch and relists from the last RV.
     bool rewatchOnTooManyRequests = true;
     // 0.16/0.17 run ListAndWatch under wait.Until with a fixed 1 s period; 0.18+ under
     // wait.BackoffUntil (800 ms doubling to 30 s, jitter 1, reset after 2 min).
@@ -106,6 +107,9 @@ struct ClientProfile {
     // After a failed WATCH request: "connection refused" (and 429 from 0.22) backs off and
     // re-watches; any other error ends ListAndWatch and relists from the last synced RV.
     bool rewatchesAfterWatchRequestError(const ApiStatus& status, bool everSynced) const;
+    // After an ERROR event on a watch (not a watch-list's initial events): a 429 backs off and
+    // re-watches from the last RV (0.22+); any other ends ListAndWatch, which relists.
+    bool rewatchesAfterWatchErrorEvent(const ApiStatus& status) const;
     // The watch-list loop (reflector.watchList) retries these itself: "connection refused" and
     // 429 after a backoff (isWatchErrorRetriable), Expired and a too-large RV at once with
     // resourceVersion="" (they set the unavailable flag).

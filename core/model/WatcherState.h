@@ -11,8 +11,8 @@ namespace ws {
 //
 //   listing     its first LIST (or etcd paged Range) is in flight; also before its first request
 //   syncing     the list is done and the watch has not started streaming new events yet: the
-//               list is being replayed into the store and the watch not opened, a watch-list is
-//               waiting for its initial-events-end bookmark, or a watch is still delivering the
+//               list is being replayed into the store and the watch not opened, a first watch-list
+//               is waiting for its initial-events-end bookmark, or a watch is still delivering the
 //               synthetic ADDED events of its start (RV="0")
 //   live        watching, less than the lag threshold behind and moving
 //   lagging     watching, more than thresholds().watcherLagSeconds (10 s) behind the head (the
@@ -25,8 +25,10 @@ namespace ws {
 //   stuck       watching, its RV unchanged for thresholds().stuckWatcherAfter (90 s) while the
 //               head of its resource moved past it (the stuck-watcher anomaly's rule): its lag
 //               does not shrink although there is something to receive. Wins over lagging.
-//   relisting   a LIST after the watcher had listed before: after a 410 Gone, an ERROR event, a
-//               broken stream, an apiserver restart
+//   relisting   a LIST after the watcher had listed before, or a watch-list until its
+//               initial-events-end bookmark after the watcher had synced before (a watch-list
+//               client relists so): after a 410 Gone, an ERROR event, a broken stream, an
+//               apiserver restart
 //   backoff     its last list or watch failed (a failed LIST, an ERROR event, a watch request
 //               refused, a broken stream) and it has not retried yet: client-go's backoff
 //   terminated  its watch was closed by the server without an ERROR event (kube-apiserver's

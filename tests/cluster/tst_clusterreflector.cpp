@@ -7,6 +7,7 @@
 
 #include "detect/DetectorHub.h"
 #include "model/KeyTable.h"
+#include "model/WatcherState.h"
 #include "sources/cluster/ClusterReflector.h"
 #include "sources/cluster/http/HttpFrameRecords.h"
 #include "sources/cluster/proto/WireFormat.h"
@@ -56,6 +57,11 @@ QByteArray expiredEvent(int rv, int oldest) {
         .arg(oldest)
         .toUtf8();
 }
+// An ERROR event a watch may carry: a 429 with its retryAfterSeconds.
+const QByteArray kTooManyRequestsEvent =
+    "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
+    "\"status\":\"Failure\",\"message\":\"storage is (re)initializing\",\"reason\":"
+    "\"TooManyRequests\",\"details\":{\"retryAfterSeconds\":1},\"code\":429}}\n";
 QByteArray list(int rv) {
     return QStringLiteral("{\"kind\":\"ConfigMapList\",\"apiVersion\":\"v1\",\"metadata\":{"
                           "\"resourceVersion\":\"%1\"},\"items\":[{\"metadata\":{\"name\":\"a\","
@@ -112,6 +118,9 @@ const QByteArray kInternalError =
     "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\",\"message\":"
     "\"Internal error occurred: etcdserver: request timed out\",\"reason\":\"InternalError\","
     "\"details\":{\"causes\":[{\"message\":\"etcdserver: request timed out\"}]},\"code\":500}";
+const QByteArray kUnauthorized =
+    "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\",\"message\":"
+    "\"Unauthorized\",\"reason\":\"Unauthorized\",\"code\":401}";
 const QByteArray kJson = "application/json";
 
 // One reflector of configmaps, its requests, and a clock the test moves.
@@ -161,11 +170,16 @@ public:
     };
 
     ClusterReflector& reflector() { return *m_reflector; }
+    // The watcher state the window shows (model/WatcherState.h).
+    QString state() const {
+        return watcherStateName(m_hub.watcherStatus(m_reflector->hubId()).state);
+    }
     const Sent& last() const { return sent.back(); }
 
-    void head(int status, const QByteArray& retryAfter = {}) {
+    void head(int status, const QByteArray& retryAfter = {}, bool credentialReplaced = false) {
         HttpResponseHead h;
         h.status = status;
+        h.credentialReplaced = credentialReplaced;
         h.headers.append({"Content-Type", kJson});
         if (!retryAfter.isEmpty())
             h.headers.append({"Retry-After", retryAfter});
@@ -342,6 +356,162 @@ private slots:
         QVERIFY2(rig.last().isWatchList(), qPrintable(rig.last().request.pathAndQuery));
         QCOMPARE(rig.last().rv(), QStringLiteral("200"));
     }
+    // A relist shows as "relisting" whether it is a LIST (0.34) or a watch-list (0.35) until it
+    // has synced; the first sync is "listing" or "syncing", and a synced watch is "live".
+    void relistStateForListAndWatchList_data() {
+        QTest::addColumn<QString>("profile");
+        QTest::newRow("0.34 (LIST)") << "0.34";
+        QTest::newRow("0.35 (watch-list)") << "0.35";
+    }
+    void relistStateForListAndWatchList() {
+        QFETCH(QString, profile);
+        Rig rig(profile);
+        const bool watchList = rig.last().isWatchList();
+        if (watchList)
+            rig.head(200); // a watch counts as opened once the server accepts it
+        QCOMPARE(rig.state(), watchList ? QStringLiteral("syncing") : QStringLiteral("listing"));
+        if (watchList) {
+            rig.chunk(added("a", 90) + initialEventsEnd(100));
+        } else {
+            rig.listAndWatch(100);
+        }
+        QCOMPARE(rig.state(), QStringLiteral("live"));
+        rig.chunk(expiredEvent(100, 150));
+        rig.end();
+        QCOMPARE(rig.state(), QStringLiteral("backoff"));
+        QVERIFY(rig.waitForRequests(rig.sent.size() + 1, seconds(2)));
+        QCOMPARE(rig.last().isWatchList(), watchList);
+        QCOMPARE(rig.reflector().relists(), 1);
+        if (watchList)
+            rig.head(200);
+        QCOMPARE(rig.state(), QStringLiteral("relisting"));
+        if (watchList) {
+            rig.chunk(added("a", 90));
+            QCOMPARE(rig.state(), QStringLiteral("relisting"));
+            rig.chunk(initialEventsEnd(160));
+        } else {
+            rig.head(200);
+            rig.chunk(list(160));
+            rig.end();
+            QVERIFY(rig.last().isWatch());
+            rig.head(200);
+        }
+        QCOMPARE(rig.state(), QStringLiteral("live"));
+        QCOMPARE(rig.reflector().resourceVersion(), ResourceVersion(160));
+    }
+
+    // An ERROR event with a 429 on a plain watch: from 0.22 client-go backs off and watches again
+    // from its last RV (reflector.watch: apierrors.IsTooManyRequests); before, the watch's error
+    // ends ListAndWatch and it relists.
+    void tooManyRequestsEventOnAWatch_data() {
+        QTest::addColumn<QString>("profile");
+        QTest::addColumn<bool>("rewatches");
+        QTest::newRow("0.21") << "0.21" << false;
+        QTest::newRow("0.22") << "0.22" << true;
+        QTest::newRow("0.34") << "0.34" << true;
+        QTest::newRow("0.35 (watch-list client)") << "0.35" << true;
+    }
+    void tooManyRequestsEventOnAWatch() {
+        QFETCH(QString, profile);
+        QFETCH(bool, rewatches);
+        Rig rig(profile);
+        if (rig.last().isWatchList()) {
+            rig.head(200);
+            rig.chunk(added("a", 90) + initialEventsEnd(100));
+        } else {
+            rig.listAndWatch(100);
+        }
+        rig.chunk(added("b", 120));
+        rig.chunk(kTooManyRequestsEvent);
+        rig.end();
+        QCOMPARE(rig.reflector().stateName(), rewatches ? QStringLiteral("backoff (rewatch)")
+                                                        : QStringLiteral("backoff (relist)"));
+        QVERIFY(rig.waitForRequests(rig.sent.size() + 1, seconds(2)));
+        QVERIFY(rig.lastGap() >= milliseconds(800));
+        if (rewatches) {
+            QVERIFY2(rig.last().isWatch() && !rig.last().isWatchList(),
+                     qPrintable(rig.last().request.pathAndQuery));
+            QCOMPARE(rig.last().rv(), QStringLiteral("120"));
+            QCOMPARE(rig.reflector().relists(), 0);
+            rig.head(200);
+            QCOMPARE(rig.state(), QStringLiteral("live"));
+        } else {
+            QVERIFY(rig.last().isList());
+            QCOMPARE(rig.reflector().relists(), 1);
+        }
+    }
+
+    // A LIST answered 401 while the transport replaces the exec credential it went with: client-go
+    // returns the error to the reflector, which backs off and lists again with the new one. A 401
+    // nothing replaces (a static token) stops the informer for good.
+    void listUnauthorizedWhileTheCredentialIsReplaced_data() {
+        QTest::addColumn<bool>("replaced");
+        QTest::newRow("exec credential replaced") << true;
+        QTest::newRow("static token") << false;
+    }
+    void listUnauthorizedWhileTheCredentialIsReplaced() {
+        QFETCH(bool, replaced);
+        Rig rig(QStringLiteral("0.34"));
+        QVERIFY(rig.last().isList());
+        rig.head(401, {}, replaced);
+        rig.chunk(kUnauthorized);
+        rig.end();
+        QVERIFY(rig.reflector().answered());
+        if (!replaced) {
+            QVERIFY(rig.reflector().rejected());
+            QCOMPARE(rig.reflector().stateName(), QStringLiteral("stopped"));
+            QVERIFY(!rig.waitForRequests(2, seconds(60)));
+            return;
+        }
+        QVERIFY(!rig.reflector().rejected());
+        QCOMPARE(rig.reflector().stateName(), QStringLiteral("backoff (relist)"));
+        QVERIFY(rig.waitForRequests(2, seconds(2)));
+        QVERIFY(rig.lastGap() >= milliseconds(800));
+        QVERIFY(rig.last().isList());
+        rig.listAndWatch(100);
+        QCOMPARE(rig.reflector().resourceVersion(), ResourceVersion(100));
+        QCOMPARE(rig.reflector().objects(), std::int64_t(1));
+        QCOMPARE(rig.state(), QStringLiteral("live"));
+    }
+
+    // An apiserver restarted while its watch cache initialises (1.31+): every watch is refused
+    // with 429 "storage is (re)initializing" and Retry-After. The REST layer retries each 10 times
+    // below the reflector, which backs off and watches again; the user sees one cache-not-ready
+    // once the refusals span 30 s, the retries counted, and the informer live again from its RV
+    // once the cache takes the watch.
+    void watchCacheInitialisingIsShown() {
+        Rig rig(QStringLiteral("0.35"));
+        rig.head(200);
+        rig.chunk(added("a", 90) + initialEventsEnd(100));
+        rig.end(); // the apiserver went away (a watcher-terminated)
+        QVERIFY(rig.last().isWatch() && !rig.last().isWatchList());
+        const qsizetype before = rig.anomalies.size();
+        const TimeUs refusedFrom = rig.now;
+        while (rig.now - refusedFrom < seconds(40)) {
+            QCOMPARE(rig.last().rv(), QStringLiteral("100"));
+            rig.answer(429, kStorageInitializing, "1");
+            QVERIFY(rig.waitForRequests(rig.sent.size() + 1, seconds(40)));
+        }
+        QVERIFY2(rig.reflector().httpRetries() >= 20,
+                 qPrintable(QString::number(rig.reflector().httpRetries())));
+        QStringList kinds;
+        for (const Anomaly& a : rig.anomalies.mid(before))
+            kinds << kindName(a.kind);
+        QCOMPARE(kinds, QStringList{QStringLiteral("cache-not-ready")});
+        const Anomaly& shown = rig.anomalies.last();
+        QCOMPARE(shown.severity, Severity::Warning);
+        QVERIFY2(shown.message.contains(QLatin1String("storage is (re)initializing")),
+                 qPrintable(shown.message));
+        QVERIFY2(shown.time - refusedFrom >= seconds(30) && shown.time - refusedFrom < seconds(32),
+                 qPrintable(QString::number(shown.time - refusedFrom)));
+        // The cache takes the watch: live from RV 100, nothing relisted, nothing more raised.
+        rig.head(200);
+        QCOMPARE(rig.state(), QStringLiteral("live"));
+        QCOMPARE(rig.reflector().relists(), 0);
+        QCOMPARE(rig.reflector().objects(), std::int64_t(1));
+        QCOMPARE(rig.anomalies.size(), before + 1);
+    }
+
     void withoutTheGateRelistsWithList() {
         Rig rig(QStringLiteral("0.34"));
         rig.listAndWatch(100);

@@ -79,9 +79,10 @@ public:
         auto c = answer(&error);
         ready(c, error);
     }
-    void rejected(const HttpCredentials& rejected) override {
+    bool rejected(const HttpCredentials& rejected) override {
         std::lock_guard lock(m_mutex);
         m_rejected << rejected.bearerToken;
+        return true;
     }
     void answerDeferred() {
         std::vector<Ready> waiting;
@@ -750,6 +751,7 @@ private slots:
             anonymous.submit(1, QStringLiteral("/api/echo"));
             QVERIFY(anonymous.waitEnded(1));
             QCOMPARE(anonymous.head(1)->status, 401);
+            QVERIFY(!anonymous.head(1)->credentialReplaced);       // nothing to replace
             QCOMPARE(anonymous.end(1).error, HttpErrorKind::None); // an answer, not a failure
             QVERIFY(anonymous.body(1).contains("Unauthorized"));
         }
@@ -871,6 +873,7 @@ private slots:
         QCOMPARE(h.sequenceProblem(1), QString());
         QCOMPARE(h.end(1).error, HttpErrorKind::None);
         QCOMPARE(h.head(1)->status, 401);
+        QVERIFY(h.head(1)->credentialReplaced); // the reflector lists again rather than stop
         QVERIFY(h.body(1).contains("Unauthorized"));
         QCOMPARE(h.sent(1).size(), std::size_t(1));
         QCOMPARE(provider->rejectedTokens(), QStringList{kStaleExecToken});

@@ -165,6 +165,19 @@ void TestWatcherState::rules_data() {
                                                                  << "syncing" << 0;
     QTest::newRow("watch-list: initial-events-end makes it live") << "open wl; ev i; prog end; ev"
                                                                   << "live" << 0;
+    // A watch-list after a first sync is a relist, as a LIST then is.
+    QTest::newRow("a watch-list after a sync: relisting")
+        << "open wl; ev i; prog end; ev; err; close error; open wl; ev i"
+        << "relisting" << 1;
+    QTest::newRow("a watch-list relist: a plain bookmark is not the end")
+        << "list; listed; open; close broken; open wl; ev i; prog"
+        << "relisting" << 1;
+    QTest::newRow("a watch-list relist ends at its initial-events-end bookmark")
+        << "list; listed; open; close broken; open wl; ev i; prog end"
+        << "live" << 1;
+    QTest::newRow("a first watch-list that failed: its LIST is the first")
+        << "open wl; ev i; err; close error; list"
+        << "listing" << 1;
     QTest::newRow("RV=0 watch replaying synthetic ADDEDs") << "open; ev i; ev i"
                                                            << "syncing" << 0;
     QTest::newRow("RV=0 watch past its ADDEDs") << "open; ev i; ev"

@@ -26,6 +26,7 @@ namespace {
 // One GET through `transport`: its status (0: none) and its end.
 struct Outcome {
     int status = 0;
+    bool credentialReplaced = false;
     int sent = 0;
     HttpResponseEnd end;
     QByteArray body;
@@ -50,8 +51,10 @@ bool get(ClusterHttpTransport& transport, FrameQueue& queue, int id, const QStri
                 ++out->sent;
                 break;
             case HttpFrameKind::ResponseHead:
-                if (decodeHttpRecord(f.bytes, &head))
+                if (decodeHttpRecord(f.bytes, &head)) {
                     out->status = head.status;
+                    out->credentialReplaced = head.credentialReplaced;
+                }
                 break;
             case HttpFrameKind::BodyChunk:
                 out->body += f.bytes;
@@ -187,6 +190,7 @@ private slots:
         QVERIFY(get(transport, queue, 1, QStringLiteral("/api/v1/namespaces"), &first));
         // The real 401, returned as it is: sent once, not re-sent.
         QCOMPARE(first.status, 401);
+        QVERIFY(first.credentialReplaced); // a reflector lists again after its backoff
         QCOMPARE(first.sent, 1);
         QCOMPARE(first.end.error, HttpErrorKind::None);
         QVERIFY(first.body.contains("\"reason\":\"Unauthorized\""));

@@ -152,15 +152,17 @@ public:
         m_etcd.reset();
     }
 
-    // Apiserver i (again, on its port, after stopApiserver).
-    bool startApiserver(int i, QString* error) {
+    // Apiserver i (again, on its port, after stopApiserver); `etcdServers` instead of the
+    // cluster's etcd (a proxy in front of it, support/StallProxy.h) when given.
+    bool startApiserver(int i, QString* error, const QString& etcdServers = {}) {
         Apiserver& a = m_apiservers[static_cast<std::size_t>(i)];
         a.process = std::make_unique<QProcess>();
         a.process->setProcessChannelMode(QProcess::MergedChannels);
         a.process->setStandardOutputFile(apiserverLog(i), QIODevice::Append);
         // Killed with the test (a ctest timeout sends SIGKILL, which no destructor sees).
         a.process->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
-        a.process->start(apiserverBinary(), apiserverArguments(i));
+        a.process->start(apiserverBinary(),
+                         apiserverArguments(i, etcdServers.isEmpty() ? etcdUrl() : etcdServers));
         if (!a.process->waitForStarted(10000))
             return fail(error, QStringLiteral("cannot start %1: %2")
                                    .arg(apiserverBinary(), a.process->errorString()));
@@ -356,10 +358,10 @@ private:
 
     // The flags controller-runtime's envtest starts kube-apiserver with, plus the
     // authentication, authorisation and audit this harness needs.
-    QStringList apiserverArguments(int i) const {
+    QStringList apiserverArguments(int i, const QString& etcdServers) const {
         const QString port = QString::number(m_apiservers[std::size_t(i)].port);
         return {
-            QStringLiteral("--etcd-servers=") + etcdUrl(),
+            QStringLiteral("--etcd-servers=") + etcdServers,
             QStringLiteral("--bind-address=127.0.0.1"),
             QStringLiteral("--advertise-address=127.0.0.1"),
             QStringLiteral("--secure-port=") + port,

@@ -12,16 +12,23 @@
 //                      // accepted and held too (a black hole: no FIN, no RST, just silence)
 //   proxy.resume();    // forwarding goes on, with whatever was sent meanwhile
 //   proxy.dropAll();   // every open connection is reset (RST) on both sides; new ones work
+//   proxy.holdOnce("/registry/configmaps/", 45000);
+//                      // the first connection whose client sends those bytes is held (nothing
+//                      // forwarded either way, those bytes included) for 45 s from then; the
+//                      // others go on. One kube-apiserver storage has its own etcd connection,
+//                      // so this stalls one resource's storage (its watch cache's LIST) alone.
 //
 // stall(), resume() and dropAll() are thread-safe and synchronous: once they return, the proxy
 // behaves the new way. A connection whose target refuses it is closed at once. The destructor
 // stops the thread and closes everything.
 
+#include <QByteArray>
 #include <QString>
 
 #include <arpa/inet.h>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <cstring>
@@ -84,6 +91,14 @@ public:
         });
     }
     bool stalled() const { return m_stalled; }
+    void holdOnce(const QByteArray& marker, int holdMs) {
+        command([&] {
+            m_holdMarker = marker;
+            m_holdFor = std::chrono::milliseconds(holdMs);
+        });
+    }
+    // A connection was held by holdOnce() (it may be released since).
+    bool holdBegan() const { return m_holdBegan; }
 
     int openConnections() const { return m_open; }
     std::int64_t accepted() const { return m_accepted; }
@@ -95,11 +110,14 @@ private:
         std::vector<char> pending;
         bool eof = false; // `from` closed its side; shut `to` down once pending is written
     };
+    using Clock = std::chrono::steady_clock;
     struct Connection {
         int client = -1;
         int upstream = -1;
-        Pipe up;   // client -> upstream
-        Pipe down; // upstream -> client
+        Pipe up;                       // client -> upstream
+        Pipe down;                     // upstream -> client
+        Clock::time_point heldUntil{}; // holdOnce(): nothing moves before then
+        bool held(Clock::time_point now) const { return now < heldUntil; }
     };
 
     template <typename Fn> void command(Fn&& fn) {
@@ -183,16 +201,25 @@ private:
 
     // Moves what is readable from `from` into the pipe and what is pending on to `to`. False
     // when the connection is finished (both directions closed, or an error).
-    bool pump(int from, int to, Pipe& p, short fromEvents) {
+    // `holdable`: the connection whose client bytes these are, for holdOnce().
+    bool pump(int from, int to, Pipe& p, short fromEvents, Connection* holdable) {
         if ((fromEvents & (POLLIN | POLLHUP | POLLERR)) && !p.eof && p.pending.empty()) {
             char buf[65536];
             const ssize_t n = ::read(from, buf, sizeof buf);
-            if (n > 0)
+            if (n > 0) {
                 p.pending.assign(buf, buf + n);
-            else if (n == 0)
+                if (holdable && !m_holdMarker.isEmpty() &&
+                    QByteArray::fromRawData(buf, n).contains(m_holdMarker)) {
+                    holdable->heldUntil = Clock::now() + m_holdFor;
+                    m_holdMarker.clear();
+                    m_holdBegan = true;
+                    return true; // these bytes wait for the release too
+                }
+            } else if (n == 0) {
                 p.eof = true;
-            else if (errno != EAGAIN && errno != EINTR)
+            } else if (errno != EAGAIN && errno != EINTR) {
                 return false;
+            }
         }
         if (!p.pending.empty()) { // non-blocking: EAGAIN leaves it for the next POLLOUT
             const ssize_t n = ::send(to, p.pending.data(), p.pending.size(), MSG_NOSIGNAL);
@@ -210,16 +237,19 @@ private:
 
     void loop() {
         std::vector<pollfd> fds;
+        std::vector<char> heldAtPoll; // per connection polled
         for (;;) {
             std::unique_lock top(m_mutex); // m_connections is the commands' too
             if (m_quit)
                 break;
             m_seen = m_generation;
             fds.clear();
+            heldAtPoll.clear();
             fds.push_back({m_wake[0], POLLIN, 0});
             fds.push_back({m_listen, POLLIN, 0});
             const bool stalled = m_stalled;
             if (!stalled) {
+                const Clock::time_point now = Clock::now();
                 for (const Connection& c : m_connections) {
                     auto events = [](const Pipe& in, const Pipe& out) {
                         short e = 0;
@@ -229,13 +259,17 @@ private:
                             e |= POLLOUT;
                         return e;
                     };
-                    fds.push_back({c.client, events(c.up, c.down), 0});
-                    fds.push_back({c.upstream, events(c.down, c.up), 0});
+                    // A held connection is polled for nothing (its slots keep the indexes).
+                    const bool held = c.held(now);
+                    heldAtPoll.push_back(held);
+                    fds.push_back({c.client, held ? short(0) : events(c.up, c.down), 0});
+                    fds.push_back({c.upstream, held ? short(0) : events(c.down, c.up), 0});
                 }
             }
             top.unlock();
             m_done.notify_all();
-            if (::poll(fds.data(), fds.size(), 1000) < 0 && errno != EINTR)
+            // A held connection is looked at again within 100 ms of its release.
+            if (::poll(fds.data(), fds.size(), m_holdBegan ? 100 : 1000) < 0 && errno != EINTR)
                 break;
             std::lock_guard lock(m_mutex);
             if (fds[0].revents & POLLIN) {
@@ -258,8 +292,16 @@ private:
                 }
                 const short ce = fds[2 + 2 * i].revents;
                 const short ue = fds[2 + 2 * i + 1].revents;
-                const bool ok =
-                    pump(c.client, c.upstream, c.up, ce) && pump(c.upstream, c.client, c.down, ue);
+                if (heldAtPoll[i] || c.held(Clock::now())) {
+                    keep.push_back(std::move(c)); // held (now, or when polled)
+                    continue;
+                }
+                bool ok = pump(c.client, c.upstream, c.up, ce, &c);
+                if (ok && c.held(Clock::now())) { // held from these bytes on
+                    keep.push_back(std::move(c));
+                    continue;
+                }
+                ok = ok && pump(c.upstream, c.client, c.down, ue, nullptr);
                 const bool finished =
                     c.up.eof && c.down.eof && c.up.pending.empty() && c.down.pending.empty();
                 if (!ok || finished)
@@ -292,6 +334,9 @@ private:
     std::atomic_int m_open{0};
     std::atomic<std::int64_t> m_accepted{0};
     std::atomic<std::int64_t> m_bytes{0};
+    QByteArray m_holdMarker; // holdOnce() armed: the bytes that start the hold
+    Clock::duration m_holdFor{};
+    std::atomic_bool m_holdBegan{false};
 };
 
 } // namespace ws::test

@@ -1,6 +1,7 @@
 // The fault tests' StallProxy between a plain client socket and a plain server socket the test
 // holds itself: bytes go both ways, a stall holds them (connections open, new ones held too)
-// and resume() delivers them, dropAll() resets both sides, a refused target closes the client.
+// and resume() delivers them, dropAll() resets both sides, a refused target closes the client,
+// holdOnce() holds the one connection that sent its bytes for a while.
 #include "support/StallProxy.h"
 
 #include <QElapsedTimer>
@@ -159,6 +160,33 @@ private slots:
         QCOMPARE(server.read(2, kWaitMs), QByteArray("up"));
         QCOMPARE(client.read(4, kWaitMs), QByteArray("down"));
         QCOMPARE(lateServer.read(4, kWaitMs), QByteArray("late"));
+    }
+
+    void holdOnceHoldsTheConnectionThatSentTheMarker() {
+        Listener target;
+        StallProxy proxy(target.port());
+        QString error;
+        QVERIFY2(proxy.start(&error), qPrintable(error));
+        Socket other = Socket::connectTo(proxy.port());
+        Socket otherServer = target.accept(kWaitMs);
+        Socket client = Socket::connectTo(proxy.port());
+        Socket server = target.accept(kWaitMs);
+        QVERIFY(other.valid() && otherServer.valid() && client.valid() && server.valid());
+        proxy.holdOnce("/registry/configmaps/", 1500);
+        QElapsedTimer held;
+        held.start();
+        QVERIFY(client.send("range /registry/configmaps/"));
+        QTRY_VERIFY_WITH_TIMEOUT(proxy.holdBegan(), kWaitMs);
+        QVERIFY(server.send("late"));
+        // Held both ways, those bytes too; the other connection goes on, the marker included.
+        QCOMPARE(server.read(27, kQuietMs), QByteArray());
+        QCOMPARE(client.read(4, kQuietMs), QByteArray());
+        QVERIFY(other.send("range /registry/configmaps/"));
+        QCOMPARE(otherServer.read(27, kWaitMs), QByteArray("range /registry/configmaps/"));
+        // Released after the hold, everything delivered.
+        QCOMPARE(server.read(27, kWaitMs), QByteArray("range /registry/configmaps/"));
+        QVERIFY2(held.elapsed() >= 1400, qPrintable(QString::number(held.elapsed())));
+        QCOMPARE(client.read(4, kWaitMs), QByteArray("late"));
     }
 
     void dropAllResetsBothSides() {

@@ -79,6 +79,7 @@ private slots:
     void ringsOfEveryApiserver();
     void evictionsAndResizes();
     void unknownUsedIsNotZero();
+    void clusterObjectsAreTheInformersUntilCounted();
 };
 
 void TestResourceTreeModel::groupsByApiGroup() {
@@ -411,6 +412,55 @@ void TestResourceTreeModel::unknownUsedIsNotZero() {
     table.applySnapshots({c});
     QCOMPARE(table.index(0, CacheTableModel::BufferColumn).data().toString(),
              QStringLiteral("unknown / 1,024"));
+}
+
+void TestResourceTreeModel::clusterObjectsAreTheInformersUntilCounted() {
+    // A cluster source: its informer holds 12 configmaps; the apiserver's /metrics were read (the
+    // cache's capacity) but have no object count yet.
+    ResourceTreeModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    EngineUpdate u = at(1.0, {{kConfigMaps, 5}});
+    WatcherSnapshot informer;
+    informer.id = QStringLiteral("informer/configmaps");
+    informer.resource = kConfigMaps;
+    informer.objects = 12;
+    u.watchers = {informer};
+    CacheSnapshot scraped =
+        cache(kConfigMaps, QStringLiteral("apiserver-0"), 500, 500, CacheSnapshot::kUnknown, 1024);
+    scraped.objects = CacheSnapshot::kUnknown;
+    u.caches = {scraped};
+    model.applyUpdate(u);
+    const QModelIndex row = model.indexOfResource(kConfigMaps);
+    QCOMPARE(model.objects(kConfigMaps), qint64(12));
+    QCOMPARE(text(row, ResourceTreeModel::ObjectsColumn), QStringLiteral("12"));
+    QCOMPARE(text(model.indexOfGroup(QString()), ResourceTreeModel::ObjectsColumn),
+             QStringLiteral("12"));
+    // Once the apiserver counts them, its count.
+    scraped.objects = 14;
+    u = at(2.0, {{kConfigMaps, 6}});
+    u.watchers = {informer};
+    u.caches = {scraped};
+    model.applyUpdate(u);
+    QCOMPARE(text(row, ResourceTreeModel::ObjectsColumn), QStringLiteral("14"));
+
+    // Nothing counts them (an informer that keeps no store, a cache without a count): unknown.
+    ResourceTreeModel none;
+    EngineUpdate nothing = at(1.0, {{kPods, 1}});
+    scraped.resource = kPods;
+    scraped.objects = CacheSnapshot::kUnknown;
+    informer.resource = kPods;
+    informer.objects = WatcherSnapshot::kUnknown;
+    nothing.caches = {scraped};
+    nothing.watchers = {informer};
+    none.applyUpdate(nothing);
+    QCOMPARE(none.objects(kPods), qint64(-1));
+    QCOMPARE(text(none.indexOfResource(kPods), ResourceTreeModel::ObjectsColumn),
+             QStringLiteral("—"));
+    // The cache table says unknown too, not 0.
+    CacheTableModel table;
+    table.applySnapshots({scraped});
+    QCOMPARE(table.index(0, CacheTableModel::ObjectsColumn).data().toString(),
+             QStringLiteral("unknown"));
 }
 
 QTEST_MAIN(TestResourceTreeModel)

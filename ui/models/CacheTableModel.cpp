@@ -82,7 +82,7 @@ QVariant CacheTableModel::data(const QModelIndex& index, int role) const {
         case OldestRvColumn:
             return formatRv(c.bufferOldestRv);
         case ObjectsColumn:
-            return formatCount(c.objects);
+            return c.objects == CacheSnapshot::kUnknown ? tr("unknown") : formatCount(c.objects);
         }
         return {};
     case SortRole:

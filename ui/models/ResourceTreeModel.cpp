@@ -167,11 +167,21 @@ void ResourceTreeModel::applyUpdate(const EngineUpdate& update) {
         m_incidents[i.resource].insert(i.id, OpenIncident{i.kind, i.severity, i.last});
     }
 
-    // Objects: what the caches hold (the largest count when apiservers disagree). Only when the
-    // update carries caches: a frame without them says nothing new.
+    // Objects: what the caches hold (the largest count when apiservers disagree); where no cache
+    // counts them (a cluster before its apiserver's storage count), what the informers' stores
+    // hold. Only a count an update carries changes a row; a row nobody counted yet is unknown
+    // ("—"), never 0.
     QHash<QString, qint64> objects;
     for (const CacheSnapshot& c : update.caches)
-        objects[c.resource] = std::max(objects.value(c.resource, -1), c.objects);
+        if (c.objects != CacheSnapshot::kUnknown)
+            objects[c.resource] = std::max(objects.value(c.resource, -1), c.objects);
+    QHash<QString, qint64> stored;
+    for (const WatcherSnapshot& w : update.watchers)
+        if (w.objects != WatcherSnapshot::kUnknown)
+            stored[w.resource] = std::max(stored.value(w.resource, -1), w.objects);
+    for (auto it = stored.cbegin(); it != stored.cend(); ++it)
+        if (!objects.contains(it.key()))
+            objects.insert(it.key(), it.value());
     QHash<QString, qint64> events;
     for (const ResourceSnapshot& r : update.resources)
         events.insert(r.resource, r.events);

@@ -13,8 +13,9 @@ namespace ws {
 // batch, …), as kubectl api-resources groups them: per resource its object count, its event rate
 // and a health badge, the worst severity of its open incidents with their count and kinds
 // ("2 incidents: stale-object, watcher-lag"). A group row aggregates its resources (objects and
-// rates summed, the worst health). Fed by applyUpdate(): objects from the caches, the event rate
-// from two updates' ResourceSnapshot counters (over at least kRateWindow of session time), the
+// rates summed, the worst health). Fed by applyUpdate(): objects from the caches (where none counts
+// them, as on a cluster before its apiserver's storage count, the informers' stores), the event
+// rate from two updates' ResourceSnapshot counters (over at least kRateWindow of session time), the
 // incidents as the update carries them; an incident is open until IncidentGrouper's episode gap
 // passes without an anomaly of it. Rows never move (a proxy sorts); a row's cells change with
 // one dataChanged, only when their text or value did.

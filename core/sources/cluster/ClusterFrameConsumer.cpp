@@ -668,7 +668,10 @@ void ClusterFrameConsumer::snapshot(QVector<CacheSnapshot>& caches,
             c.bufferCapacity = static_cast<qint64>(m->capacity.value_or(0));
             // No metric tells how much of the ring is in use (or its oldest RV): unknown, not 0.
             c.bufferUsed = CacheSnapshot::kUnknown;
-            c.objects = static_cast<qint64>(m->storageObjects.value_or(0));
+            // apiserver_storage_objects (apiserver_resource_objects from 1.34) comes with the
+            // storage's periodic count, not with the cache: until then unknown, not 0.
+            c.objects = m->storageObjects ? static_cast<qint64>(*m->storageObjects)
+                                          : CacheSnapshot::kUnknown;
             caches.push_back(c);
         }
         for (std::size_t k = 0; k < m_reflectors.size(); ++k) {

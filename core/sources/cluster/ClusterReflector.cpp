@@ -101,7 +101,7 @@ void ClusterReflector::start(TimeUs now) {
 void ClusterReflector::stop(TimeUs now) {
     if (m_request >= 0)
         m_cancel(m_server, m_request);
-    if (m_state == State::Watching)
+    if (m_state == State::Watching && m_watchAccepted)
         m_hub.watchClosed(m_hubId, now, WatchCloseReason::ClientCancelled);
     m_hub.watcherStopped(m_hubId, now);
     m_request = -1;
@@ -114,6 +114,7 @@ void ClusterReflector::send(HttpRequest request, TimeUs now, bool retry) {
     request.id = m_nextId();
     m_request = request.id;
     m_httpStatus = 0;
+    m_credentialReplaced = false;
     m_errorBody.clear();
     m_retrying = false;
     m_resendAt = -1;
@@ -233,7 +234,10 @@ void ClusterReflector::startWatch(bool watchList, TimeUs now) {
     }
     q.addQueryItem(QStringLiteral("timeoutSeconds"), QString::number(timeout));
     q.addQueryItem(QStringLiteral("watch"), QStringLiteral("true"));
-    m_hub.watchOpened(m_hubId, now, request);
+    // The detectors hear of the watch once the server accepts it (onHead), as of a refused one
+    // by its error only.
+    m_watchRequest = request;
+    m_watchAccepted = false;
     // A new stream: the ids of keys deleted on the last one need not wait for its duplicates.
     m_liveRv = 0;
     m_presence.flush();
@@ -245,6 +249,7 @@ void ClusterReflector::startWatch(bool watchList, TimeUs now) {
     if (watchList)
         m_presence.beginList();
     m_watchHadError = false;
+    m_watchErrorRewatches = false;
     m_watchEvents = 0;
     m_watchTimeout = timeout;
     m_watchDeadline = now + seconds(timeout);
@@ -306,7 +311,7 @@ void ClusterReflector::onFrame(const Frame& frame, TimeUs now) {
     case HttpFrameKind::ResponseHead: {
         HttpResponseHead head;
         if (decodeHttpRecord(frame.bytes, &head))
-            onHead(head.status, head.header("Content-Type"), head.header("Retry-After"), now);
+            onHead(head, now);
         break;
     }
     case HttpFrameKind::BodyChunk:
@@ -322,9 +327,12 @@ void ClusterReflector::onFrame(const Frame& frame, TimeUs now) {
     }
 }
 
-void ClusterReflector::onHead(int status, const QByteArray& contentType,
-                              const QByteArray& retryAfter, TimeUs now) {
+void ClusterReflector::onHead(const HttpResponseHead& head, TimeUs now) {
+    const int status = head.status;
+    const QByteArray contentType = head.header("Content-Type");
+    const QByteArray retryAfter = head.header("Retry-After");
     m_httpStatus = status;
+    m_credentialReplaced = head.credentialReplaced;
     // Past authorization: whatever the stream then holds (an in-stream ERROR of a watch-list
     // the storage cannot serve), this informer is not refused.
     if (status == 200)
@@ -341,6 +349,10 @@ void ClusterReflector::onHead(int status, const QByteArray& contentType,
             m_retryAfter = seconds(std::max(0, wait));
             return;
         }
+    }
+    if (m_phase == Phase::Watch && status == 200) {
+        m_watchAccepted = true;
+        m_hub.watchOpened(m_hubId, now, m_watchRequest);
     }
     if (m_phase == Phase::Watch) {
         m_protoStream = wire::isProtobuf(contentType);
@@ -382,10 +394,9 @@ void ClusterReflector::streamError(const QString& message, TimeUs now) {
 }
 
 void ClusterReflector::onBody(const QByteArray& bytes, TimeUs now) {
-    if (m_retrying)
-        return;
     if (m_httpStatus != 200) {
-        // A Status body: small; keep a bounded amount.
+        // A Status body (one the REST layer retries too: the detectors read it): small; keep a
+        // bounded amount.
         if (m_errorBody.size() < 64 * 1024)
             m_errorBody += bytes;
         return;
@@ -505,10 +516,12 @@ void ClusterReflector::watchEvent(std::string_view bytes, TimeUs now) {
             m_config.profile.isExpired(m_event.status))
             m_rvUnavailable = true; // 0.17.0
         m_hub.watchError(m_hubId, now, m_event.status.toObserved(m_lastSyncRv, serverName()));
-        if (m_awaitingInitialEnd)
+        if (m_awaitingInitialEnd) {
             m_watchListError = m_event.status; // once the chunk is read (onBody)
-        else
+        } else {
             m_watchHadError = true;
+            m_watchErrorRewatches = m_config.profile.rewatchesAfterWatchErrorEvent(m_event.status);
+        }
         break;
     }
 }
@@ -570,6 +583,11 @@ void ClusterReflector::onEnd(HttpErrorKind error, const QString& message, TimeUs
     }
     if (m_retrying) {
         // The REST layer read the answer away; it sends the request again after Retry-After.
+        if (m_httpStatus != 0)
+            m_hub.requestRetried(
+                m_hubId, now,
+                statusFromBody(m_httpStatus)
+                    .toObserved(phase == Phase::List ? m_listRv : m_lastSyncRv, serverName()));
         m_retrying = false;
         ++m_attempt;
         ++m_httpRetries;
@@ -621,13 +639,11 @@ void ClusterReflector::onEnd(HttpErrorKind error, const QString& message, TimeUs
     if (phase != Phase::Watch)
         return;
     m_phase = Phase::None;
-    if (m_httpStatus != 200 && error == HttpErrorKind::None) {
-        watchRequestError(statusFromBody(m_httpStatus), now);
-        return;
-    }
-    if (error != HttpErrorKind::None && m_httpStatus == 0) {
-        // The watch request itself failed (connection refused, TLS, reset).
-        watchRequestError(transportStatus(error, message), now);
+    if (m_httpStatus != 200) {
+        // Refused by the server, or the request itself failed (connection refused, TLS, reset).
+        watchRequestError(m_httpStatus != 0 ? statusFromBody(m_httpStatus)
+                                            : transportStatus(error, message),
+                          now);
         return;
     }
     flushEvents(now);
@@ -654,8 +670,9 @@ void ClusterReflector::onEnd(HttpErrorKind error, const QString& message, TimeUs
         reason = WatchCloseReason::ServerClosed;
     m_hub.watchClosed(m_hubId, now, reason);
     if (m_watchHadError) {
-        // A watch error ends ListAndWatch: back off, relist from the last synced RV.
-        backoffThen(Next::ListAndWatch, now);
+        // A 429 backs off and watches again from the last RV; any other watch error ends
+        // ListAndWatch: back off, relist from the last synced RV.
+        backoffThen(m_watchErrorRewatches ? Next::Watch : Next::ListAndWatch, now);
         return;
     }
     const bool veryShort = ClientProfile::isVeryShortWatch(now - m_requestStart, m_watchEvents);
@@ -715,8 +732,10 @@ void ClusterReflector::listError(const ApiStatus& status, TimeUs now) {
         return;
     }
     m_hub.listFailed(m_hubId, now, status.toObserved(m_lastSyncRv, serverName()));
-    if (status.code == 401 || status.code == 403) {
-        // Retrying cannot help: the source decides whether anything is left to watch.
+    if ((status.code == 401 && !m_credentialReplaced) || status.code == 403) {
+        // Retrying cannot help: the source decides whether anything is left to watch. (A 401
+        // whose exec credential the transport replaces is an error like any other: client-go
+        // backs off and relists with the new one.)
         m_rejected = status;
         m_request = -1;
         m_phase = Phase::None;
@@ -736,14 +755,12 @@ void ClusterReflector::watchRequestError(const ApiStatus& status, TimeUs now) {
     const ClientProfile& p = m_config.profile;
     if (m_watchList && status.code == 422 && p.watchListFallsBackToList(status)) {
         // The server has no watch-list (gate off): client-go falls back to LIST, no anomaly.
-        m_hub.watchClosed(m_hubId, now, WatchCloseReason::ClientCancelled);
         m_awaitingInitialEnd = false;
         startList(now);
         return;
     }
     noteTrouble(status);
     m_hub.watchError(m_hubId, now, status.toObserved(m_lastSyncRv, serverName()));
-    m_hub.watchClosed(m_hubId, now, WatchCloseReason::AfterError);
     if (m_watchList) {
         watchListFailed(status, now);
         return;

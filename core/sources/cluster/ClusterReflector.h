@@ -26,6 +26,7 @@
 namespace ws {
 
 class DetectorHub;
+struct HttpResponseHead;
 class ProtoListDecoder;
 class EventJournal;
 class KeyTable;
@@ -121,8 +122,7 @@ private:
     Backoff& backoffFor(Next next);
     // retry: the REST layer sends the request in flight again (its attempt count goes on).
     void send(HttpRequest request, TimeUs now, bool retry = false);
-    void onHead(int status, const QByteArray& contentType, const QByteArray& retryAfter,
-                TimeUs now);
+    void onHead(const HttpResponseHead& head, TimeUs now);
     void onBody(const QByteArray& bytes, TimeUs now);
     void onEnd(HttpErrorKind error, const QString& message, TimeUs now);
     // rest.Request sends the request in flight again after this transport failure (no answer).
@@ -174,9 +174,14 @@ private:
     Phase m_phase = Phase::None;
     int m_httpStatus = 0;
     QByteArray m_errorBody; // a non-200 answer's body (a Status), small
+    // A 401 whose credential the transport replaces for the requests that follow.
+    bool m_credentialReplaced = false;
     TimeUs m_requestStart = 0;
     TimeUs m_watchDeadline = 0;
+    WatchRequest m_watchRequest;  // the watch in flight, told to the detectors once accepted
+    bool m_watchAccepted = false; // the server answered it 200
     bool m_watchHadError = false;
+    bool m_watchErrorRewatches = false; // that ERROR was one client-go re-watches after (429)
     std::int64_t m_watchEvents = 0;
     std::int64_t m_watchTimeout = 0; // its timeoutSeconds
     // A quiet watch whose connection died unseen (kQuietWatchLimit in ClusterReflector.cpp).

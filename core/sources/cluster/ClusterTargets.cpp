@@ -64,12 +64,14 @@ public:
                                 QString());
                         });
     }
-    void rejected(const HttpCredentials& rejected) override {
+    bool rejected(const HttpCredentials& rejected) override {
         ExecCredential c;
         c.token = rejected.bearerToken;
         c.clientCertificatePem = rejected.clientCertPem;
         c.clientKeyPem = rejected.clientKeyPem;
+        // Replaced now, or already by another request's 401: the next fetch() has a new one.
         m_runner->rejected(*m_target.exec, m_target, c);
+        return true;
     }
 
 private:

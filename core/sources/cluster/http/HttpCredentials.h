@@ -28,9 +28,11 @@ public:
     using Ready = std::function<void(std::optional<HttpCredentials> credentials, QString error)>;
     virtual ~CredentialSource() = default;
     virtual void fetch(Ready ready) = 0;
-    // The server answered 401 to a request sent with `rejected`. client-go gets a new credential
-    // (unless another request already did) and returns the 401: the next fetch() waits for it.
-    virtual void rejected(const HttpCredentials& rejected) = 0;
+    // The server answered 401 to a request sent with `rejected`. client-go's exec authenticator
+    // gets a new credential (unless another request already did) and returns the 401: the next
+    // fetch() waits for it. True when the requests that follow go with another credential, false
+    // when the source keeps the one it has (an OIDC id-token is refreshed on expiry only).
+    virtual bool rejected(const HttpCredentials& rejected) = 0;
 };
 
 using CredentialProvider = std::shared_ptr<CredentialSource>;

@@ -51,6 +51,8 @@ QByteArray encodeHttpRecord(const HttpResponseHead& record) {
     for (const auto& [name, value] : record.headers)
         out << name << value;
     out << record.connection;
+    if (record.credentialReplaced)
+        out << quint8(1);
     return bytes;
 }
 
@@ -86,6 +88,13 @@ bool decodeHttpRecord(const QByteArray& bytes, HttpResponseHead* record) {
     }
     if (in.status() == QDataStream::Ok && !in.atEnd())
         in >> r.connection;
+    if (in.status() == QDataStream::Ok && !in.atEnd()) {
+        quint8 replaced = 0;
+        in >> replaced;
+        if (replaced != 1)
+            return false;
+        r.credentialReplaced = true;
+    }
     if (!complete(in))
         return false;
     *record = std::move(r);

@@ -15,7 +15,7 @@ namespace ws {
 struct HttpRequestSent {
     QByteArray method;
     QString pathAndQuery; // as the caller gave it, relative to the target's server URL
-    qint32 attempt = 1;   // 2: the retry after a 401 with a refreshed exec credential
+    qint32 attempt = 1;   // 2: a 401's retry with a refreshed exec credential (older captures)
 };
 
 struct HttpResponseHead {
@@ -30,6 +30,10 @@ struct HttpResponseHead {
     // connection to one backend); no response header names the apiserver. Captures made before
     // the field existed decode it as 0.
     qint32 connection = 0;
+    // A 401 to a credential plugin's credential that the transport replaces (client-go's exec
+    // authenticator): the requests that follow go with a new one, so retrying can help. Written
+    // to the record (after `connection`) only when set.
+    bool credentialReplaced = false;
 
     // The first value of `name` (case-insensitive), empty when absent.
     QByteArray header(const QByteArray& name) const;

@@ -437,7 +437,7 @@ void HttpTransportWorker::onHead(Request& r) {
     // client-go gets a new credential when the server rejects the plugin's, and returns the 401
     // as it is: the requests that follow go with the new one.
     if (head.status == 401 && r.sentWith && !m_stopped)
-        m_credentials->rejected(*r.sentWith);
+        head.credentialReplaced = m_credentials->rejected(*r.sentWith);
     // Qt 6.4 sends no further request on an HTTP/2 connection that answered 401 (the next one
     // waits there until its timeout; tst_realexecauth): the requests after a 401 go over a new
     // connection, a new manager's, and those still running on the old ones end there.

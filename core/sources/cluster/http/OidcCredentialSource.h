@@ -23,7 +23,7 @@ public:
     ~OidcCredentialSource() override; // waits for a refresh under way (bounded by its timeouts)
 
     void fetch(Ready ready) override;
-    void rejected(const HttpCredentials&) override {}
+    bool rejected(const HttpCredentials&) override { return false; }
 
     // The exp claim of a JWT; nullopt and one line when it is not a JWT with one.
     static std::optional<QDateTime> expiryOf(const QString& idToken, QString* error);

@@ -386,6 +386,10 @@ std::size_t ClientReflector::readSome(std::size_t max) {
                 watchListFailed(status); // still in reflector.watchList
                 break;
             }
+            if (m_config.profile.rewatchesAfterWatchErrorEvent(status)) {
+                backoffThen(Next::Watch); // a 429: back off, watch again from the last RV
+                break;
+            }
             if (m_config.profile.watchExpiredRelistsFromEmpty && m_config.profile.isExpired(status))
                 m_rvUnavailable = true;
             // A watch error ends ListAndWatch: back off, then relist from the last synced RV
