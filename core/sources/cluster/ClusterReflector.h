@@ -66,6 +66,8 @@ public:
     void onFrame(const Frame& frame, TimeUs now);
     // Timers: backoff, and the client's own watch timeout.
     void tick(TimeUs now);
+    // The earliest time tick() has something to do (kNoDeadline: nothing until a frame).
+    TimeUs nextDue() const;
     void stop(TimeUs now);
     bool owns(int requestId) const { return requestId == m_request; }
 
@@ -171,6 +173,7 @@ private:
     QByteArray m_errorBody; // a non-200 answer's body (a Status), small
     TimeUs m_requestStart = 0;
     TimeUs m_watchDeadline = 0;
+    int m_cutOff = -1; // the request cancelled for running past its deadline
     bool m_watchHadError = false;
     std::int64_t m_watchEvents = 0;
     std::int64_t m_watchTimeout = 0; // its timeoutSeconds
