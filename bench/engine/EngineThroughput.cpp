@@ -115,7 +115,8 @@ int main(int argc, char** argv) {
             QElapsedTimer wall;
             wall.start();
             const std::atomic<bool> stop{false};
-            SessionLoop loop(pipeline, {&source});
+            Doorbell wake;
+            SessionLoop loop(pipeline, {&source}, wake);
             if (!loop.run(
                     stop, [](EngineUpdate&&) {}, &error)) {
                 std::fprintf(stderr, "ws-bench-engine: %s\n", qPrintable(error));

@@ -1,5 +1,7 @@
 #include "CacheNotReadyDetector.h"
 
+#include "model/Deadline.h"
+
 #include <algorithm>
 
 namespace ws {
@@ -102,6 +104,21 @@ void CacheNotReadyDetector::tick(TimeUs now) {
         // A client's episode stays open until a watch succeeds, but only its cacher needs ticks.
         return s.since == kNone || !s.cacher;
     });
+}
+
+TimeUs CacheNotReadyDetector::nextDue() const {
+    const DetectorThresholds& t = m_ctx.thresholds();
+    TimeUs due = kNoDeadline;
+    for (WatcherId w : m_open) {
+        const State& s = m_state[static_cast<size_t>(w)];
+        if (s.since == kNone || !s.cacher)
+            continue;
+        if (s.watchOpenedAt != kNone)
+            due = std::min(due, s.watchOpenedAt + t.cacheSettledAfter);
+        if (!s.raised)
+            due = std::min(due, s.since + t.cacheNotReadyAfter);
+    }
+    return due;
 }
 
 void CacheNotReadyDetector::check(WatcherId w, TimeUs now, bool refused) {

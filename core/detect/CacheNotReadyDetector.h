@@ -32,6 +32,9 @@ public:
     void onWatchOpened(WatcherId w, TimeUs now);
     void onDelivered(WatcherId w, TimeUs now); // events or a bookmark/progress arrived
     void tick(TimeUs now);
+    // When tick() next has something to decide (a cacher's episode reaching a threshold);
+    // kNoDeadline when nothing.
+    TimeUs nextDue() const;
 
     // The answers a request gets from a watch cache that is not ready.
     static bool isNotReadyStatus(const ObservedStatus& status);

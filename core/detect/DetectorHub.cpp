@@ -249,6 +249,10 @@ void DetectorHub::tick(TimeUs now) {
     d->cacheNotReady.tick(now);
 }
 
+TimeUs DetectorHub::nextDue() const {
+    return std::min(d->initialEvents.nextDue(), d->cacheNotReady.nextDue());
+}
+
 std::int64_t DetectorHub::raisedCount() const {
     return d->ctx.raisedCount();
 }

@@ -94,6 +94,8 @@ public:
 
     // Lets time-based detectors (stalled watch-lists) fire without an observation.
     void tick(TimeUs now);
+    // The earliest time a tick() may raise or settle something; kNoDeadline when none would.
+    TimeUs nextDue() const;
 
     std::int64_t raisedCount() const;
 

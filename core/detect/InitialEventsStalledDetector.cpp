@@ -1,5 +1,7 @@
 #include "InitialEventsStalledDetector.h"
 
+#include "model/Deadline.h"
+
 #include <algorithm>
 
 namespace ws {
@@ -32,6 +34,14 @@ void InitialEventsStalledDetector::tick(TimeUs now) {
         poll(w, now);
         return m_state[static_cast<size_t>(w)].deadline == kNone;
     });
+}
+
+TimeUs InitialEventsStalledDetector::nextDue() const {
+    TimeUs due = kNoDeadline;
+    for (WatcherId w : m_pending)
+        if (const TimeUs d = m_state[static_cast<size_t>(w)].deadline; d != kNone)
+            due = std::min(due, d);
+    return due;
 }
 
 void InitialEventsStalledDetector::raise(WatcherId w, TimeUs now) {

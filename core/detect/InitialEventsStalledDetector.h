@@ -24,6 +24,8 @@ public:
     void onProgress(WatcherId w, bool initialEventsEnd);
     void onWatchEnded(WatcherId w);
     void tick(TimeUs now);
+    // The earliest deadline tick() has to check; kNoDeadline when none is pending.
+    TimeUs nextDue() const;
 
 private:
     static constexpr TimeUs kNone = -1;

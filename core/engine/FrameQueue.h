@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/Frame.h"
+#include "util/Doorbell.h"
 
 #include <condition_variable>
 #include <mutex>
@@ -17,7 +18,8 @@ namespace ws {
 // observes and shows (lag, a watch the server closes, a relist). Two pushes never wait: those
 // from the thread that drains (a source refusing a request on the session thread), and all of
 // them once release() was called (a source stopping its transports must not deadlock on a full
-// queue nobody drains any more).
+// queue nobody drains any more). Every push rings the doorbell set by setDoorbell(), so that the
+// session thread sleeps until frames come instead of looking for them every few milliseconds.
 class FrameQueue {
 public:
     // 64 MiB: several seconds of a 5,000 events/s stream of ~2 KiB objects, and a few of the
@@ -40,23 +42,19 @@ public:
 
     void push(Frame frame) {
         const qint64 cost = kFrameOverhead + frame.bytes.size();
-        std::unique_lock lock(m_mutex);
-        const auto fits = [&] {
-            return m_released || m_frames.empty() || m_stats.queuedBytes + cost <= m_max;
-        };
-        if (!fits() && std::this_thread::get_id() != m_consumer &&
-            m_consumer != std::thread::id()) {
-            const auto start = std::chrono::steady_clock::now();
-            ++m_stats.stalls;
-            m_room.wait(lock, fits);
-            m_stats.stalledUs += std::chrono::duration_cast<std::chrono::microseconds>(
-                                     std::chrono::steady_clock::now() - start)
-                                     .count();
+        Doorbell* doorbell = nullptr;
+        {
+            std::unique_lock lock(m_mutex);
+            pushLocked(std::move(frame), cost, lock);
+            doorbell = m_doorbell;
         }
-        m_frames.push_back(std::move(frame));
-        m_stats.queuedBytes += cost;
-        m_stats.peakBytes = std::max(m_stats.peakBytes, m_stats.queuedBytes);
-        ++m_stats.pushedFrames;
+        if (doorbell)
+            doorbell->ring();
+    }
+    // The bell push() rings from now on (nullptr: none). It must outlive the pushes.
+    void setDoorbell(Doorbell* doorbell) {
+        std::lock_guard lock(m_mutex);
+        m_doorbell = doorbell;
     }
     // Appends the queued frames to `out` (cleared first) and returns how many. The thread that
     // drains is the consumer: its own pushes never wait.
@@ -91,12 +89,32 @@ public:
     qint64 maxBytes() const { return m_max; }
 
 private:
+    void pushLocked(Frame frame, qint64 cost, std::unique_lock<std::mutex>& lock) {
+        const auto fits = [&] {
+            return m_released || m_frames.empty() || m_stats.queuedBytes + cost <= m_max;
+        };
+        if (!fits() && std::this_thread::get_id() != m_consumer &&
+            m_consumer != std::thread::id()) {
+            const auto start = std::chrono::steady_clock::now();
+            ++m_stats.stalls;
+            m_room.wait(lock, fits);
+            m_stats.stalledUs += std::chrono::duration_cast<std::chrono::microseconds>(
+                                     std::chrono::steady_clock::now() - start)
+                                     .count();
+        }
+        m_frames.push_back(std::move(frame));
+        m_stats.queuedBytes += cost;
+        m_stats.peakBytes = std::max(m_stats.peakBytes, m_stats.queuedBytes);
+        ++m_stats.pushedFrames;
+    }
+
     const qint64 m_max;
     mutable std::mutex m_mutex;
     std::condition_variable m_room;
     std::vector<Frame> m_frames;
     Stats m_stats;
     std::thread::id m_consumer;
+    Doorbell* m_doorbell = nullptr;
     bool m_released = false;
 };
 

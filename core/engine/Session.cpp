@@ -133,6 +133,7 @@ void Session::startCapture(const QString& path) {
     }
     m_captureRequests.push_back({true, path});
     m_captureRequested = true;
+    m_wake.ring();
 }
 
 void Session::stopCapture() {
@@ -141,6 +142,7 @@ void Session::stopCapture() {
         return; // the end of the session closes the capture (and says so)
     m_captureRequests.push_back({false, {}});
     m_captureRequested = true;
+    m_wake.ring();
 }
 
 void Session::serveCaptureRequests() {
@@ -300,7 +302,7 @@ void Session::work() {
     std::vector<Source*> sources;
     for (auto& s : m_sources)
         sources.push_back(s.get());
-    SessionLoop loop(m_pipeline, sources);
+    SessionLoop loop(m_pipeline, sources, m_wake);
     loop.setBetweenPolls([this] { serveCaptureRequests(); });
     QString error;
     const bool ok = loop.run(
@@ -353,6 +355,7 @@ void Session::start() {
 
 void Session::stop() {
     m_stop = true;
+    m_wake.ring();
     if (!m_thread)
         return;
     m_thread->wait();
@@ -362,6 +365,7 @@ void Session::stop() {
 
 void Session::stopLater() {
     m_stop = true;
+    m_wake.ring();
     if (!m_thread || m_thread->isFinished()) {
         deleteLater();
         return;
@@ -376,7 +380,7 @@ bool Session::runHere(const std::function<void(const EngineUpdate&)>& publish, Q
     std::vector<Source*> sources;
     for (auto& s : m_sources)
         sources.push_back(s.get());
-    SessionLoop loop(m_pipeline, sources, publishInterval);
+    SessionLoop loop(m_pipeline, sources, m_wake, publishInterval);
     m_running = true;
     const bool ok = loop.run(
         m_stop,

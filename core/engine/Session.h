@@ -4,6 +4,7 @@
 #include "Pipeline.h"
 #include "Source.h"
 #include "SourceSpec.h"
+#include "util/Doorbell.h"
 
 #include <QObject>
 #include <QStringList>
@@ -47,8 +48,12 @@ public:
     void stop();      // stops the thread and waits for it
     void stopLater(); // asks the thread to stop; the session deletes itself when it has
     // Ends a runHere() loop as if its sources had finished: outputs are closed and complete.
-    // Async-signal-safe (one lock-free atomic store), for the CLI's SIGINT handler.
-    void requestStop() noexcept { m_stop.store(true, std::memory_order_relaxed); }
+    // Async-signal-safe (a lock-free atomic store and Doorbell::ring), for the CLI's SIGINT
+    // handler.
+    void requestStop() noexcept {
+        m_stop.store(true, std::memory_order_relaxed);
+        m_wake.ring();
+    }
     bool running() const { return m_running.load(); }
 
     QString description() const; // the sources', never credentials
@@ -134,6 +139,9 @@ private:
         QMetaObject::invokeMethod(this, std::forward<F>(f), Qt::QueuedConnection);
     }
 
+    // Wakes the session thread's loop (stop, capture requests; the sources' frames): declared
+    // before the sources, which ring it until they are closed.
+    Doorbell m_wake;
     std::vector<std::unique_ptr<Source>> m_sources;
     Pipeline m_pipeline;
     bool m_prepared = false;

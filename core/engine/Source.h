@@ -92,6 +92,14 @@ public:
     virtual QVector<SourceRevisionAccount> revisionAccounts() const { return {}; }
     // The queue its transport threads fill, if it has one: its figures are shown (FlowStats).
     virtual const FrameQueue* frameQueue() const { return nullptr; }
+    // The session loop's bell (nullptr: no more), on the session thread. A source that returns
+    // true rings it whenever its transport threads hand it work, and its poll() returns how
+    // long until it needs a poll if none comes: the loop then sleeps until then or the ring. One
+    // that returns false (the default) is polled again every few milliseconds while idle.
+    virtual bool setDoorbell(Doorbell* doorbell) {
+        (void)doorbell;
+        return false;
+    }
 };
 
 } // namespace ws

@@ -6,6 +6,7 @@
 #include "capture/CaptureReader.h"
 #include "engine/Session.h"
 #include "sources/SourceFactory.h"
+#include "sources/cluster/ClusterFrameConsumer.h"
 #include "support/ReplayCheck.h"
 #include "support/ServeProcess.h"
 #include "support/TestPki.h"
@@ -645,6 +646,42 @@ private slots:
             QVERIFY2(!a.startsWith(QLatin1String("watcher-lag")) &&
                          !a.startsWith(QLatin1String("stuck-watcher")),
                      qPrintable(a));
+    }
+
+    // A quiet session sleeps: it ticks when frames come and when a timer is due (the timeline's
+    // 10 samples a second, the reflectors' and detectors' timers), not on every 5 ms nap as it
+    // did (200 ticks a second). The capture holds every tick, so they are counted there, and
+    // its replay still finds what the session found.
+    void quietSessionTicksOnlyWhenDue() {
+        ServeProcess serve;
+        QString error;
+        QVERIFY2(serve.start({QStringLiteral("--scenario"), quietScenario(QStringLiteral("1.31"))},
+                             &error),
+                 qPrintable(error));
+        const Run r = record({QStringLiteral("--server"), serve.url(),
+                              QStringLiteral("--resources"), QStringLiteral("configmaps")},
+                             QStringLiteral("5s"));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        ws::CaptureReader reader;
+        QVERIFY2(reader.open(r.capturePath, &error), qPrintable(error));
+        ws::CaptureRecord rec;
+        qint64 ticks = 0, frames = 0;
+        TimeUs last = 0;
+        while (reader.next(&rec)) {
+            if (rec.type != ws::CaptureRecord::Type::Frame)
+                continue;
+            last = std::max(last, rec.frame.received);
+            (ClusterFrameConsumer::isTick(rec.frame) ? ticks : frames) += 1;
+        }
+        QVERIFY2(reader.complete(), qPrintable(reader.warning()));
+        qInfo("%lld ticks and %lld frames in %.1f s", static_cast<long long>(ticks),
+              static_cast<long long>(frames), static_cast<double>(last) / kUsPerSecond);
+        QVERIFY(last >= seconds(5));
+        // Samples and one tick per batch of frames (at most one per frame).
+        QVERIFY2(ticks <= 10 * last / kUsPerSecond + 2 + frames,
+                 qPrintable(QString::number(ticks)));
+        QVERIFY2(ticks >= 8 * (last / kUsPerSecond - 1), qPrintable(QString::number(ticks)));
+        checkReplay(r);
     }
 
     // An apiserver older than 1.31 has no apiserver_watch_cache_resource_version: no head, so

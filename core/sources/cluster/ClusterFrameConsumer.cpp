@@ -181,6 +181,19 @@ void ClusterFrameConsumer::onTick(TimeUs t, bool final) {
         sample(t);
     }
     m_pipeline.hub().tick(t);
+    // Whatever else comes to depend on time goes into nextTickDue() too.
+}
+
+TimeUs ClusterFrameConsumer::nextTickDue() const {
+    TimeUs due = m_nextSample;
+    for (const auto& r : m_reflectors)
+        due = std::min(due, r->nextDue());
+    for (const Server& s : m_servers)
+        if (m_reflectorsStarted && s.metricsReadable)
+            due = std::min(due, s.nextScrape);
+    if (!m_reflectors.empty() && m_time < m_reflectorsStartedAt + kSettleLimit)
+        due = std::min(due, m_reflectorsStartedAt + kSettleLimit);
+    return std::min(due, m_pipeline.hub().nextDue());
 }
 
 void ClusterFrameConsumer::warn(const QString& line) {

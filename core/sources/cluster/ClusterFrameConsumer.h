@@ -81,6 +81,11 @@ public:
 
     void start(); // discovery
     void consume(Frame frame);
+    // When the next tick is needed if no frame comes before it: the next timeline sample (every
+    // 100 ms), /metrics scrape, reflector timer (backoff, Retry-After, a watch past its
+    // timeout), the end of the wait for the informers' first answers, and the detectors'
+    // deadlines. A tick earlier does no harm; the live source ticks no later.
+    TimeUs nextTickDue() const;
 
     TimeUs time() const { return m_time; }
     bool closed() const { return m_closed; }

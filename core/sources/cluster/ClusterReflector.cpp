@@ -5,12 +5,14 @@
 #include "http/HttpFrameKind.h"
 #include "http/HttpFrameRecords.h"
 #include "model/Anomaly.h"
+#include "model/Deadline.h"
 #include "proto/ProtoListDecoder.h"
 #include "proto/WireFormat.h"
 #include "util/OneLine.h"
 #include "json/StatusJson.h"
 
 #include <QUrlQuery>
+#include <algorithm>
 
 namespace ws {
 
@@ -268,6 +270,7 @@ void ClusterReflector::startWatch(bool watchList, TimeUs now) {
     send(std::move(r), now);
 }
 
+// A timer added here goes into nextDue() too: the session polls no sooner than it says.
 void ClusterReflector::tick(TimeUs now) {
     if (m_state == State::Backoff && now >= m_retryAt) {
         if (m_next == Next::WatchList)
@@ -282,13 +285,30 @@ void ClusterReflector::tick(TimeUs now) {
         send(m_sent, now, true);
     // The server ends the watch at timeoutSeconds; a server that does not is cut off a little
     // later, as client-go's request timeout would.
-    if (m_state == State::Watching && m_request >= 0 && now > m_watchDeadline + seconds(5))
+    if (m_state == State::Watching && m_request >= 0 && m_request != m_cutOff &&
+        now > m_watchDeadline + seconds(5)) {
+        m_cutOff = m_request; // once: its end comes as a frame
         m_cancel(m_server, m_request);
+    }
     if (m_state == State::Watching && m_request >= 0 && m_httpStatus == 200 && m_bookmarksDue &&
         !m_quietCut && now - m_lastByteAt > kQuietWatchLimit) {
         m_quietCut = true;
         m_cancel(m_server, m_request);
     }
+}
+
+TimeUs ClusterReflector::nextDue() const {
+    TimeUs due = kNoDeadline;
+    if (m_state == State::Backoff)
+        due = m_retryAt;
+    if ((m_state == State::Listing || m_state == State::Watching) && m_resendAt >= 0)
+        due = std::min(due, m_resendAt);
+    if (m_state == State::Watching && m_request >= 0 && m_request != m_cutOff)
+        due = std::min(due, m_watchDeadline + seconds(5) + 1);
+    if (m_state == State::Watching && m_request >= 0 && m_httpStatus == 200 && m_bookmarksDue &&
+        !m_quietCut)
+        due = std::min(due, m_lastByteAt + kQuietWatchLimit + 1);
+    return due;
 }
 
 bool ClusterReflector::retriesTransportError(HttpErrorKind error) const {

@@ -67,6 +67,8 @@ public:
     void onFrame(const Frame& frame, TimeUs now);
     // Timers: backoff, and the client's own watch timeout.
     void tick(TimeUs now);
+    // The earliest time tick() has something to do (kNoDeadline: nothing until a frame).
+    TimeUs nextDue() const;
     void stop(TimeUs now);
     bool owns(int requestId) const { return requestId == m_request; }
 
@@ -180,6 +182,7 @@ private:
     TimeUs m_watchDeadline = 0;
     WatchRequest m_watchRequest;  // the watch in flight, told to the detectors once accepted
     bool m_watchAccepted = false; // the server answered it 200
+    int m_cutOff = -1;            // the request cancelled for running past its deadline
     bool m_watchHadError = false;
     bool m_watchErrorRewatches = false; // that ERROR was one client-go re-watches after (429)
     std::int64_t m_watchEvents = 0;

@@ -9,6 +9,8 @@
 #include "http/HttpRequest.h"
 #include "kubeconfig/ExecCredentialRunner.h"
 
+#include <algorithm>
+
 namespace ws {
 
 ClusterSource::ClusterSource(SourceSpec spec, QString version)
@@ -197,19 +199,38 @@ void ClusterSource::consumeQueued(Pipeline& pipeline) {
     }
 }
 
+bool ClusterSource::setDoorbell(Doorbell* doorbell) {
+    m_queue.setDoorbell(doorbell);
+    return true;
+}
+
 TimeUs ClusterSource::poll(Pipeline& pipeline) {
     consumeQueued(pipeline);
-    const bool idle = m_frames.empty();
-    // After the drain: every frame handled at this tick arrived before it.
-    const Frame tick = ClusterFrameConsumer::tick(now(), false);
-    pipeline.frameReceived(tick);
-    m_consumer->consume(tick);
-    if (!idle) {
+    const bool received = !m_frames.empty();
+    // A tick when frames came (they are handled at its time) or a timer is due, not on every
+    // poll: a quiet session ticks ten times a second (the timeline's samples), and a capture
+    // holds the same ticks, so its replay ticks exactly as the session did.
+    const TimeUs t = now();
+    const bool ticks = received || t >= m_consumer->nextTickDue();
+    if (ticks) {
+        // After the drain: every frame handled at this tick arrived before it.
+        const Frame tick = ClusterFrameConsumer::tick(t, false);
+        pipeline.frameReceived(tick);
+        m_consumer->consume(tick);
+    }
+    if (received) {
         QVector<SourceRevisionAccount> accounts = m_consumer->revisionAccounts();
         const std::lock_guard lock(m_accountsMutex);
         m_accounts = std::move(accounts);
     }
-    return idle ? milliseconds(5) : 0;
+    // The transports ring the session loop's bell for frames; until then, the next timer or
+    // the end of --duration.
+    TimeUs due = m_consumer->nextTickDue();
+    if (m_spec.duration)
+        due = std::min(due, *m_spec.duration);
+    // A timer its tick could not clear at once (what it waits for comes as a frame) is looked
+    // at again a millisecond later, not in a spin.
+    return std::max<TimeUs>(ticks ? milliseconds(1) : 0, due - now());
 }
 
 QVector<SourceRevisionAccount> ClusterSource::revisionAccounts() const {

@@ -48,6 +48,8 @@ public:
     TimeUs now() const override;
     qint64 totalEvents() const override;
     const FrameQueue* frameQueue() const override { return &m_queue; }
+    // Its transports ring the bell for every frame they queue.
+    bool setDoorbell(Doorbell* doorbell) override;
     void snapshot(QVector<CacheSnapshot>& caches,
                   QVector<WatcherSnapshot>& watchers) const override;
     void resourceSnapshot(QVector<ResourceSnapshot>& resources) const override;
