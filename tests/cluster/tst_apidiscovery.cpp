@@ -5,6 +5,7 @@
 #include "sources/cluster/http/HttpFrameRecords.h"
 #include "sources/cluster/http/HttpRequest.h"
 #include "support/FuzzReproducer.h"
+#include "support/HttpFrames.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -18,11 +19,7 @@ using namespace ws;
 namespace {
 
 Frame frame(int connection, HttpFrameKind kind, QByteArray bytes) {
-    Frame f;
-    f.connection = connection;
-    f.kind = static_cast<std::uint16_t>(kind);
-    f.bytes = std::move(bytes);
-    return f;
+    return ws::test::httpFrame(connection, kind, std::move(bytes));
 }
 
 // Answers discovery's requests in the order sent, with `answers` (status, body) in turn; a

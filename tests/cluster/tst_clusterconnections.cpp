@@ -10,6 +10,7 @@
 #include "sources/cluster/ClusterFrameConsumer.h"
 #include "sources/cluster/http/HttpFrameRecords.h"
 #include "sources/cluster/http/HttpRequest.h"
+#include "support/HttpFrames.h"
 #include "timeline/TimelineStore.h"
 
 #include <QTest>
@@ -128,12 +129,7 @@ private:
         return *ClientProfile::fromName(QStringLiteral("0.34"), &error);
     }
     void frame(int id, HttpFrameKind kind, const QByteArray& bytes) {
-        Frame f;
-        f.connection = id;
-        f.received = m_now;
-        f.kind = static_cast<std::uint16_t>(kind);
-        f.bytes = bytes;
-        m_consumer.consume(std::move(f));
+        m_consumer.consume(ws::test::httpFrame(id, kind, bytes, m_now));
     }
 
     mutable Pipeline m_pipeline;

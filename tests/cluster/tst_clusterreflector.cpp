@@ -11,6 +11,7 @@
 #include "sources/cluster/ClusterReflector.h"
 #include "sources/cluster/http/HttpFrameRecords.h"
 #include "sources/cluster/proto/WireFormat.h"
+#include "support/HttpFrames.h"
 
 #include <QTest>
 #include <QUrlQuery>
@@ -234,12 +235,7 @@ public:
 
 private:
     void frame(HttpFrameKind kind, const QByteArray& bytes) {
-        Frame f;
-        f.connection = sent.back().request.id;
-        f.received = now;
-        f.kind = static_cast<std::uint16_t>(kind);
-        f.bytes = bytes;
-        m_reflector->onFrame(f, now);
+        m_reflector->onFrame(ws::test::httpFrame(sent.back().request.id, kind, bytes, now), now);
     }
 
     KeyTable m_keys;

@@ -8,6 +8,7 @@
 #include "sources/cluster/ListThrottle.h"
 #include "sources/cluster/http/HttpFrameRecords.h"
 #include "sources/cluster/http/HttpRequest.h"
+#include "support/HttpFrames.h"
 
 #include <QTest>
 #include <QUrlQuery>
@@ -99,12 +100,7 @@ public:
 
 private:
     void frame(int id, HttpFrameKind kind, const QByteArray& bytes) {
-        Frame f;
-        f.connection = id;
-        f.received = now;
-        f.kind = static_cast<std::uint16_t>(kind);
-        f.bytes = bytes;
-        consumer->consume(f);
+        consumer->consume(ws::test::httpFrame(id, kind, bytes, now));
         if (kind == HttpFrameKind::ResponseEnd)
             answered.insert(id);
     }
