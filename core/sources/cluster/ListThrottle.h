@@ -10,9 +10,10 @@
 namespace ws {
 
 // The informers' LISTs of one session, a few at a time: every resource of a cluster starts with
-// a LIST, and sent all at once they would wait in the transport's queue (Qt's 6 connections a
-// host) with their timeouts already running. A LIST waits here instead, in the order asked,
-// and is sent when one in flight ends, so its timeout counts from when it is sent.
+// a LIST, and sent all at once they would load the apiserver as no client-go informer factory
+// does (below) and, over HTTP/1.1, queue behind Qt's 6 connections a host. A LIST waits here
+// instead, in the order asked, and is sent when one in flight ends. (ApiDiscovery keeps the
+// same kind of queue for discovery's GETs.)
 class ListThrottle {
 public:
     // client-go's rest client lets an informer factory's start-up requests through its token

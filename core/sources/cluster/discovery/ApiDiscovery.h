@@ -29,8 +29,9 @@ public:
     using Submit = std::function<void(HttpRequest)>;
     using NextId = std::function<int()>;
 
-    // At most this many requests are in flight: the rest wait here, so that each request's
-    // timeout counts from when it is sent, not from a place in Qt's queue.
+    // At most this many requests are in flight, the rest wait here: over HTTP/1.1 they would
+    // otherwise queue behind Qt's 6 connections a host (over HTTP/2 one connection carries them
+    // all). The same job as ListThrottle's for the informers' LISTs, in a queue of its own.
     static constexpr int kMaxInFlight = kConnectionsPerManager;
 
     // `endpoint` names the server in messages; `user` the kubeconfig user (for 401).
