@@ -20,6 +20,8 @@
 #  * qt6-svg-dev: Qt SVG (QSvgGenerator), for exporting a chart as SVG from the window.
 #  * lld: LLVM's linker, which the top-level CMakeLists.txt uses when present: it links the
 #    ~130 test executables of a build with a fifth of GNU ld's CPU.
+#  * libcurl4-openssl-dev: libcurl (OpenSSL flavour, HTTP/2 through nghttp2), the cluster
+#    source's HTTP transport.
 #  * zlib1g-dev: zlib, for the audit-log source's rotated `.gz` files (kube-apiserver's
 #    lumberjack compresses backups with gzip). Usually present already (libssl-dev and
 #    libgrpc++-dev pull it in), named because the audit source links it directly.
@@ -30,7 +32,7 @@ WS_BUILD_PACKAGES=(
     qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
     libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
     libsimdjson-dev libyaml-cpp-dev libzstd-dev zlib1g-dev libbenchmark-dev libboost-dev libssl-dev
-    clang-format lld
+    libcurl4-openssl-dev clang-format lld
 )
 
 # Extra packages for running the test suite (see ws_test_packages for the conditional ones):

@@ -8,6 +8,7 @@
 #include "sources/cluster/http/ClusterHttpTransport.h"
 #include "sources/cluster/http/EnvironmentProxyFactory.h"
 #include "sources/cluster/http/HttpFrameRecords.h"
+#include "sources/cluster/http/HttpTransportWorker.h"
 #include "sources/cluster/kubeconfig/ExecCredentialRunner.h"
 #include "support/HttpFixtureServer.h"
 #include "support/TestPki.h"
@@ -438,6 +439,26 @@ private slots:
         QVERIFY(head->header("X-Internal").isEmpty());
     }
 
+    // Events that come one by one close together are read in paced rounds: a frame per round
+    // of HttpTransportWorker::kPace, not one per event, and still while the stream is open.
+    void closeEventsComeInPacedRounds() {
+        test::HttpFixtureServer server;
+        QVERIFY(startServer(server));
+        Harness h(targetFor(server.url()));
+        QVERIFY(h.start());
+        constexpr int kEvents = 60; // 10 ms apart: 0.6 s
+        h.submit(8, QStringLiteral("/api/v1/watch?chunks=%1&delay=10").arg(kEvents), true);
+        QVERIFY(h.waitEnded(8, 10000));
+        QCOMPARE(h.sequenceProblem(8), QString());
+        QCOMPARE(h.end(8).error, HttpErrorKind::None);
+        QCOMPARE(h.body(8).count('\n'), kEvents);
+        const int chunks = h.count(8, HttpFrameKind::BodyChunk);
+        const int rounds = int(600 * kUsPerMs / HttpTransportWorker::kPace) + 3;
+        QVERIFY2(
+            chunks >= 2 && chunks <= rounds,
+            qPrintable(QStringLiteral("%1 body frames for %2 events").arg(chunks).arg(kEvents)));
+    }
+
     void twelveConcurrentStreamsAllStart() {
         test::HttpFixtureServer server;
         QVERIFY(startServer(server));
@@ -488,7 +509,7 @@ private slots:
         const QByteArray pattern = "0123456789abcdef";
         for (int i : {0, 1, 15, 16, 65535, 65536, kSize / 2 + 7, kSize - 1})
             QCOMPARE(body[i], pattern[i % 16]);
-        // Qt's read-ahead is bounded: no frame holds more than a fraction of the body.
+        // The transport hands a large body on as it arrives: no frame holds more than a fraction.
         for (const Frame& f : h.frames(3))
             QVERIFY2(f.bytes.size() <= kSize / 2, qPrintable(sizes));
     }
@@ -764,7 +785,7 @@ private slots:
         QCOMPARE(h.head(1)->status, 200);
         QCOMPARE(h.json(1).value("token").toInt(), 1);
 
-        // A 401 with a challenge is an answer too: Qt's own authentication stays out of it.
+        // A 401 with a challenge is an answer too: the transport's own authentication stays out.
         h.submit(2, QStringLiteral("/api/challenge"));
         QVERIFY(h.waitEnded(2));
         QCOMPARE(h.sequenceProblem(2), QString());
@@ -1055,20 +1076,20 @@ private slots:
         QCOMPARE(h.body(2).count('\n'), 3);
     }
 
-    // A request waiting in Qt's queue behind the manager's 6 busy connections is not timed out
-    // there: its limit counts from when it is sent.
+    // A request sent while several slow ones hold their connections is not held up behind them
+    // (no queue in front of libcurl) and its limit counts from when it is sent.
     void timeoutCountsFromSend() {
         test::HttpFixtureServer server;
         QVERIFY(startServer(server));
         Harness h(targetFor(server.url()));
         QVERIFY(h.start());
-        for (int id = 1; id <= kConnectionsPerManager; ++id)
+        for (int id = 1; id <= kShortRequestsInFlight; ++id)
             h.submit(id, QStringLiteral("/api/slow-head?delay=1500"), false, 10000);
         h.submit(100, QStringLiteral("/api/v1/echo"), false, 700);
         QVERIFY(h.waitEnded(100, 10000));
         QCOMPARE(h.sequenceProblem(100), QString());
         QCOMPARE(h.end(100).error, HttpErrorKind::None);
-        for (int id = 1; id <= kConnectionsPerManager; ++id) {
+        for (int id = 1; id <= kShortRequestsInFlight; ++id) {
             QVERIFY(h.waitEnded(id));
             QCOMPARE(h.end(id).error, HttpErrorKind::None);
         }

@@ -11,6 +11,8 @@
 //   proxy.stall();     // nothing is forwarded either way; connections stay open, new ones are
 //                      // accepted and held too (a black hole: no FIN, no RST, just silence)
 //   proxy.resume();    // forwarding goes on, with whatever was sent meanwhile
+//   proxy.closedWhileStalled(); // connections their client closed during stalls (a watch it
+//                      // gave up: a kept-alive connection may carry its next request)
 //   proxy.dropAll();   // every open connection is reset (RST) on both sides; new ones work
 //   proxy.holdOnce("/registry/configmaps/", 45000);
 //                      // the first connection whose client sends those bytes is held (nothing
@@ -101,6 +103,7 @@ public:
     bool holdBegan() const { return m_holdBegan; }
 
     int openConnections() const { return m_open; }
+    std::int64_t closedWhileStalled() const { return m_closedWhileStalled; }
     std::int64_t accepted() const { return m_accepted; }
     std::int64_t bytesForwarded() const { return m_bytes; } // both directions
 
@@ -117,6 +120,7 @@ private:
         Pipe up;                       // client -> upstream
         Pipe down;                     // upstream -> client
         Clock::time_point heldUntil{}; // holdOnce(): nothing moves before then
+        bool clientGone = false;       // seen closing its side during a stall
         bool held(Clock::time_point now) const { return now < heldUntil; }
     };
 
@@ -248,6 +252,16 @@ private:
             fds.push_back({m_wake[0], POLLIN, 0});
             fds.push_back({m_listen, POLLIN, 0});
             const bool stalled = m_stalled;
+            // Stalled: nothing is read, but a client closing its side is seen (POLLRDHUP).
+            std::vector<std::size_t> watched;
+            if (stalled) {
+                for (std::size_t i = 0; i < m_connections.size(); ++i) {
+                    if (!m_connections[i].clientGone) {
+                        fds.push_back({m_connections[i].client, POLLRDHUP, 0});
+                        watched.push_back(i);
+                    }
+                }
+            }
             if (!stalled) {
                 const Clock::time_point now = Clock::now();
                 for (const Connection& c : m_connections) {
@@ -275,6 +289,13 @@ private:
             if (fds[0].revents & POLLIN) {
                 char buf[64];
                 while (::read(m_wake[0], buf, sizeof buf) > 0) {
+                }
+            }
+            for (std::size_t k = 0; k < watched.size(); ++k) {
+                if (watched[k] < m_connections.size() &&
+                    (fds[2 + k].revents & (POLLRDHUP | POLLHUP | POLLERR))) {
+                    m_connections[watched[k]].clientGone = true;
+                    ++m_closedWhileStalled;
                 }
             }
             if (fds[1].revents & POLLIN)
@@ -334,6 +355,7 @@ private:
     std::atomic_int m_open{0};
     std::atomic<std::int64_t> m_accepted{0};
     std::atomic<std::int64_t> m_bytes{0};
+    std::atomic<std::int64_t> m_closedWhileStalled{0};
     QByteArray m_holdMarker; // holdOnce() armed: the bytes that start the hold
     Clock::duration m_holdFor{};
     std::atomic_bool m_holdBegan{false};

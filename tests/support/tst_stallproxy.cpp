@@ -162,6 +162,30 @@ private slots:
         QCOMPARE(lateServer.read(4, kWaitMs), QByteArray("late"));
     }
 
+    // A client that gives up on a stalled connection is counted, once, and nothing it sent
+    // before is lost: it reaches the target when the stall ends.
+    void clientClosingDuringAStallIsCounted() {
+        Listener target;
+        StallProxy proxy(target.port());
+        QString error;
+        QVERIFY2(proxy.start(&error), qPrintable(error));
+        Socket client = Socket::connectTo(proxy.port());
+        Socket server = target.accept(kWaitMs);
+        Socket other = Socket::connectTo(proxy.port());
+        Socket otherServer = target.accept(kWaitMs);
+        QVERIFY(client.valid() && server.valid() && other.valid() && otherServer.valid());
+        proxy.stall();
+        QVERIFY(client.send("bye"));
+        client = Socket(); // closed
+        QTRY_COMPARE_WITH_TIMEOUT(proxy.closedWhileStalled(), std::int64_t(1), kWaitMs);
+        QTest::qWait(kQuietMs);
+        QCOMPARE(proxy.closedWhileStalled(), std::int64_t(1)); // the other one stays open
+        proxy.resume();
+        QCOMPARE(server.read(3, kWaitMs), QByteArray("bye"));
+        QVERIFY(server.closedWithin(kWaitMs));
+        QCOMPARE(proxy.closedWhileStalled(), std::int64_t(1));
+    }
+
     void holdOnceHoldsTheConnectionThatSentTheMarker() {
         Listener target;
         StallProxy proxy(target.port());

@@ -21,11 +21,11 @@ namespace {
 // kube-apiserver 1.35.4 measured 60.1 s apart), but only once its resource's cache RV passed the
 // RV the watch was served from: until then a watch of a quiet resource may get no byte for as long
 // as etcd sends no progress notification (cacheWatcher.process). Once they are due, a watch silent
-// for this long is on a connection that died unseen (a middlebox dropped it; Qt 6.4 sends no
-// HTTP/2 PING and leaves TCP keep-alive at the kernel's 2 hours): it is cut and watched again,
-// as client-go does once its PING finds the connection dead, well before timeoutSeconds (at
-// least 5 min) would end it. Two bookmarks may go missing (a watcher whose buffer is full skips
-// one) before it is cut.
+// for this long is on a connection that died unseen (a middlebox dropped it without a reset that
+// TCP keep-alive, after 30 s idle and 30 s apart, would bring; the transport sends no HTTP/2
+// PING): it is cut and watched again, as client-go does once its PING finds the connection dead,
+// well before timeoutSeconds (at least 5 min) would end it. Two bookmarks may go missing (a watcher
+// whose buffer is full skips one) before it is cut.
 constexpr TimeUs kQuietWatchLimit = seconds(150);
 
 ApiStatus transportStatus(HttpErrorKind kind, const QString& message) {
@@ -313,7 +313,8 @@ TimeUs ClusterReflector::nextDue() const {
 
 bool ClusterReflector::retriesTransportError(HttpErrorKind error) const {
     // A GET LIST page (Request.Do) retries a connection reset or EOF before any answer (0.16/0.17
-    // only a reset: Qt reports both alike); a WATCH (Request.Watch, 0.22+) an EOF or a timeout.
+    // only a reset: the transport reports both alike); a WATCH (Request.Watch, 0.22+) an EOF or a
+    // timeout.
     if (m_phase == Phase::List)
         return error == HttpErrorKind::ConnectionClosed && m_attempt < m_config.profile.listRetries;
     if (m_phase == Phase::Watch)

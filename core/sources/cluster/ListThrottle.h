@@ -11,17 +11,15 @@ namespace ws {
 
 // The informers' LISTs of one session, a few at a time: every resource of a cluster starts with
 // a LIST, and sent all at once they would load the apiserver as no client-go informer factory
-// does (below) and, over HTTP/1.1, queue behind Qt's 6 connections a host. A LIST waits here
-// instead, in the order asked, and is sent when one in flight ends. (ApiDiscovery keeps the
-// same kind of queue for discovery's GETs.)
+// does (below). A LIST waits here instead, in the order asked, and is sent when one in flight
+// ends. (ApiDiscovery keeps the same kind of queue for discovery's GETs.)
 class ListThrottle {
 public:
     // client-go's rest client lets an informer factory's start-up requests through its token
     // bucket at QPS 5 (burst 10; kubectl raises it to 50/300): a handful a second, not hundreds
-    // at once. Five in flight keep that pace for LISTs of about a second, and leave the sixth
-    // connection of the transport's non-streaming manager to the /metrics scrape, so no LIST
-    // waits in Qt's queue.
-    static constexpr int kMaxInFlight = kConnectionsPerManager - 1;
+    // at once. Five in flight keep that pace for LISTs of about a second, and leave a sixth
+    // short request to the /metrics scrape.
+    static constexpr int kMaxInFlight = kShortRequestsInFlight - 1;
 
     struct Waiting {
         int server = 0;

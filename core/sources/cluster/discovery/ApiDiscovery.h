@@ -29,10 +29,10 @@ public:
     using Submit = std::function<void(HttpRequest)>;
     using NextId = std::function<int()>;
 
-    // At most this many requests are in flight, the rest wait here: over HTTP/1.1 they would
-    // otherwise queue behind Qt's 6 connections a host (over HTTP/2 one connection carries them
-    // all). The same job as ListThrottle's for the informers' LISTs, in a queue of its own.
-    static constexpr int kMaxInFlight = kConnectionsPerManager;
+    // At most this many requests are in flight, the rest wait here, as client-go's token
+    // bucket lets them through a few at a time. The same job as ListThrottle's for the informers'
+    // LISTs, in a queue of its own.
+    static constexpr int kMaxInFlight = kShortRequestsInFlight;
 
     // `endpoint` names the server in messages; `user` the kubeconfig user (for 401).
     ApiDiscovery(QString endpoint, QString user, NextId nextId, Submit submit);

@@ -1,7 +1,6 @@
 #include "ClusterHttpSettings.h"
 
 #include "ClientCertificate.h"
-#include "EnvironmentProxyFactory.h"
 
 #include <QSslCertificate>
 #include <QSysInfo>
@@ -33,10 +32,6 @@ QString goArchitecture() {
     return arch; // arm64, arm, riscv64, s390x
 }
 
-bool isHttpsProxy(const QUrl& url) {
-    return url.scheme().compare(QLatin1String("https"), Qt::CaseInsensitive) == 0;
-}
-
 } // namespace
 
 QByteArray ClusterHttpSettings::userAgentFor(const QString& version) {
@@ -61,9 +56,6 @@ QStringList ClusterHttpSettings::warningsFor(const ClusterTarget& target) {
         out << QStringLiteral("credentials are sent unencrypted to %1 (the server URL is not "
                               "https)")
                    .arg(endpoint);
-    if (!target.proxyUrl.isEmpty() && isHttpsProxy(target.proxyUrl))
-        out << QStringLiteral("the proxy %1 is reached over plain HTTP (Qt has no TLS to proxies)")
-                   .arg(endpointOf(target.proxyUrl));
     return out;
 }
 
@@ -92,8 +84,6 @@ std::optional<ClusterHttpSettings> ClusterHttpSettings::fromTarget(const Cluster
 
     const QString cluster = about(QStringLiteral("cluster"), target.cluster);
     const QString user = about(QStringLiteral("user"), target.user);
-    s.tls = QSslConfiguration::defaultConfiguration();
-    s.tls.setProtocol(QSsl::TlsV1_2OrLater); // client-go's minimum
     if (!target.certificateAuthorityPem.isEmpty()) {
         // client-go refuses the combination rather than guess which one was meant.
         if (target.insecureSkipTlsVerify)
@@ -109,14 +99,9 @@ std::optional<ClusterHttpSettings> ClusterHttpSettings::fromTarget(const Cluster
             return fail(QStringLiteral("%1the certificate authority is not valid PEM certificate "
                                        "data")
                             .arg(cluster));
-        // Like client-go: the given CAs replace the system's roots (and Qt's on-demand loading
-        // of them, which setCaCertificates() turns off).
-        s.tls.setCaCertificates(cas);
+        // Like client-go: the given CAs replace the system's roots.
+        s.caPem = target.certificateAuthorityPem;
     }
-    if (target.insecureSkipTlsVerify)
-        s.tls.setPeerVerifyMode(QSslSocket::VerifyNone);
-    else
-        s.tls.setPeerVerifyMode(QSslSocket::VerifyPeer);
 
     const bool hasCert = !target.clientCertificatePem.isEmpty();
     const bool hasKey = !target.clientKeyPem.isEmpty();
@@ -130,8 +115,8 @@ std::optional<ClusterHttpSettings> ClusterHttpSettings::fromTarget(const Cluster
             ClientCertificate::fromPem(target.clientCertificatePem, target.clientKeyPem, &why);
         if (!client)
             return fail(user + why);
-        s.tls.setLocalCertificateChain(client->chain);
-        s.tls.setPrivateKey(client->key);
+        s.clientCertPem = target.clientCertificatePem;
+        s.clientKeyPem = target.clientKeyPem;
     }
 
     if (!target.proxyUrl.isEmpty()) {
@@ -143,7 +128,7 @@ std::optional<ClusterHttpSettings> ClusterHttpSettings::fromTarget(const Cluster
         if (target.proxyUrl.host().isEmpty())
             return fail(QStringLiteral("%1the proxy %2 names no host")
                             .arg(cluster, target.proxyUrl.toString(QUrl::RemoveUserInfo)));
-        s.proxy = EnvironmentProxyFactory::toQtProxy(target.proxyUrl);
+        s.proxy = target.proxyUrl;
     }
     return s;
 }

@@ -3,8 +3,6 @@
 #include "sources/cluster/kubeconfig/ClusterTarget.h"
 
 #include <QByteArray>
-#include <QNetworkProxy>
-#include <QSslConfiguration>
 #include <QString>
 #include <QStringList>
 #include <QUrl>
@@ -19,11 +17,13 @@ struct ClusterHttpSettings {
     QUrl server;      // the target's server: no user info, query, fragment or trailing slash
     QString endpoint; // "https://127.0.0.1:6443": what messages name
     bool https = false;
-    QSslConfiguration tls;  // trust (the CA replaces the system roots), verification, client cert
-    QString peerVerifyName; // tls-server-name: SNI and the name the certificate must carry
-    bool insecure = false;  // insecure-skip-tls-verify
-    std::optional<QNetworkProxy> proxy; // the kubeconfig's proxy-url; nullopt: the environment's
-    QByteArray userAgent;               // "watchscope/<version> (linux/amd64)"
+    QByteArray caPem;         // checked PEM certificates replacing the system roots; empty: those
+    QByteArray clientCertPem; // the static client certificate (checked against its key), or empty
+    QByteArray clientKeyPem;
+    QString peerVerifyName;    // tls-server-name: SNI and the name the certificate must carry
+    bool insecure = false;     // insecure-skip-tls-verify
+    std::optional<QUrl> proxy; // the kubeconfig's proxy-url; nullopt: the environment's
+    QByteArray userAgent;      // "watchscope/<version> (linux/amd64)"
 
     static std::optional<ClusterHttpSettings> fromTarget(const ClusterTarget& target,
                                                          const QString& version, QString* error);

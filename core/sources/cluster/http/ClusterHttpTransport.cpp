@@ -3,7 +3,8 @@
 #include "HttpFrameRecords.h"
 #include "HttpTransportWorker.h"
 
-#include <QThread>
+#include <curl/curl.h>
+#include <pthread.h>
 
 namespace ws {
 
@@ -36,19 +37,19 @@ bool ClusterHttpTransport::start(QString* error) {
         ClusterHttpSettings::fromTarget(m_target, m_version, error);
     if (!settings)
         return false;
-    m_thread = std::make_unique<QThread>();
-    m_thread->setObjectName(QStringLiteral("cluster-http"));
-    m_worker = new HttpTransportWorker(std::move(*settings), m_target, m_queue, m_clock, m_exec);
-    m_worker->moveToThread(m_thread.get());
-    QObject::connect(m_thread.get(), &QThread::finished, m_worker, &QObject::deleteLater);
-    m_thread->start();
-    m_state = State::Running;
-    for (HttpRequest& request : m_pending) {
-        QMetaObject::invokeMethod(
-            m_worker, [w = m_worker, r = std::move(request)] { w->submit(r); },
-            Qt::QueuedConnection);
-    }
+    // libcurl's global set-up is not thread-safe: once per process, before any transport runs.
+    static std::once_flag curlInitialised;
+    std::call_once(curlInitialised, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+    m_worker = std::make_unique<HttpTransportWorker>(std::move(*settings), m_target, m_queue,
+                                                     m_clock, m_exec);
+    for (HttpRequest& request : m_pending)
+        m_worker->submit(std::move(request));
     m_pending.clear();
+    m_thread = std::thread([worker = m_worker.get()] {
+        pthread_setname_np(pthread_self(), "cluster-http");
+        worker->run();
+    });
+    m_state = State::Running;
     return true;
 }
 
@@ -69,9 +70,7 @@ void ClusterHttpTransport::submit(HttpRequest request) {
         return;
     case State::Running:
         // Posted under the lock: stop() cannot tear the worker down in between.
-        QMetaObject::invokeMethod(
-            m_worker, [w = m_worker, r = std::move(request)] { w->submit(r); },
-            Qt::QueuedConnection);
+        m_worker->submit(std::move(request));
         return;
     case State::Stopped:
         lock.unlock();
@@ -83,8 +82,7 @@ void ClusterHttpTransport::submit(HttpRequest request) {
 void ClusterHttpTransport::cancel(int id) {
     std::unique_lock lock(m_mutex);
     if (m_state == State::Running) {
-        QMetaObject::invokeMethod(
-            m_worker, [w = m_worker, id] { w->cancel(id); }, Qt::QueuedConnection);
+        m_worker->cancel(id);
         return;
     }
     if (m_state != State::Idle)
@@ -118,15 +116,12 @@ void ClusterHttpTransport::stop() {
         refuse(request, QStringLiteral("the transport stopped"));
     if (was != State::Running)
         return;
-    Q_ASSERT(QThread::currentThread() != m_thread.get());
-    // Everything posted before runs first (events are delivered in order); then every reply
-    // is aborted on its own thread, where the managers live.
-    QMetaObject::invokeMethod(
-        m_worker, [w = m_worker] { w->shutdown(); }, Qt::BlockingQueuedConnection);
-    m_thread->quit();
-    m_thread->wait();
-    m_thread.reset();
-    m_worker = nullptr;
+    Q_ASSERT(std::this_thread::get_id() != m_thread.get_id());
+    // Everything posted before runs first (commands run in order); then every request is
+    // aborted on the transport thread, where libcurl's handles live.
+    m_worker->shutdown();
+    m_thread.join();
+    m_worker.reset();
 }
 
 } // namespace ws

@@ -10,9 +10,8 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <thread>
 #include <vector>
-
-class QThread;
 
 namespace ws {
 
@@ -72,9 +71,9 @@ private:
 
     mutable std::mutex m_mutex; // guards m_state, m_pending, m_worker
     State m_state = State::Idle;
-    std::vector<HttpRequest> m_pending; // submitted before start()
-    std::unique_ptr<QThread> m_thread;
-    HttpTransportWorker* m_worker = nullptr; // lives on m_thread, deleted as it finishes
+    std::vector<HttpRequest> m_pending;            // submitted before start()
+    std::unique_ptr<HttpTransportWorker> m_worker; // its run() is m_thread
+    std::thread m_thread;
 };
 
 } // namespace ws

@@ -15,7 +15,7 @@ namespace ws {
 enum class HttpFrameKind : std::uint16_t {
     RequestSent = 1,  // control: QByteArray method, QString path and query, qint32 attempt
     ResponseHead = 2, // control: qint32 status, QByteArray reason, filtered header pairs
-    BodyChunk = 3,    // bytes: the body as read (after Qt's transparent gzip decoding)
+    BodyChunk = 3,    // bytes: the body as read (after the transport's gzip decoding)
     ResponseEnd = 4,  // control: quint16 HttpErrorKind, QString one-line message
 };
 // Kind 9 on connection 0 (no request) is the cluster session's clock, not a transport frame:
@@ -32,7 +32,7 @@ enum class HttpErrorKind : std::uint16_t {
     ProtocolError = 6,
     Other = 7,
     // The connection was closed (EOF) or reset before any response: what Go's net/http reports
-    // as EOF or "connection reset by peer" (Qt tells the two apart no more than that).
+    // as EOF or "connection reset by peer" (the transport tells the two apart no more than that).
     ConnectionClosed = 8,
 };
 

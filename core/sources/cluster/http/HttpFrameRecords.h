@@ -25,7 +25,7 @@ struct HttpResponseHead {
     // received (names as the server spelled them).
     QList<QPair<QByteArray, QByteArray>> headers;
     // The HTTP/2 connection it came over, numbered by the transport from 1 in the order they
-    // were opened; 0 over HTTP/1.1, where Qt does not tell which of its connections answered.
+    // were opened; 0 over HTTP/1.1.
     // Everything on one connection was answered by one apiserver (a load balancer forwards a TCP
     // connection to one backend); no response header names the apiserver. Captures made before
     // the field existed decode it as 0.

@@ -5,9 +5,10 @@
 
 namespace ws {
 
-// Qt runs at most this many HTTP/1.1 connections per host and QNetworkAccessManager and queues
-// the rest unsent: a caller that wants a request sent when submitted submits no more at once.
-inline constexpr int kConnectionsPerManager = 6;
+// How many short requests (discovery's GETs, LISTs, /metrics) a cluster session has in flight at
+// most: client-go's rest client lets start-up requests through its token bucket a few at a time
+// (QPS 5, burst 10), not hundreds at once; ApiDiscovery and ListThrottle keep the rest waiting.
+inline constexpr int kShortRequestsInFlight = 6;
 
 // One request for ClusterHttpTransport::submit(). Everything it receives becomes frames whose
 // Frame.connection is `id` (HttpFrameKind.h).

@@ -1,38 +1,40 @@
 #include "HttpTransportWorker.h"
 
+#include "ClientCertificate.h"
 #include "EnvironmentProxyFactory.h"
 #include "HttpFrameRecords.h"
 
 #include <QFile>
-#include <QNetworkAccessManager>
-#include <QNetworkRequest>
-#include <QTimer>
+#include <arpa/inet.h>
+#include <cerrno>
+#include <chrono>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 namespace ws {
 
 namespace {
 
-// Errors Qt reports for an HTTP status (404, 401, 500, ...): the response itself is the answer,
-// already recorded in ResponseHead and BodyChunks; the request did not fail as a transport.
-bool isHttpStatusError(QNetworkReply::NetworkError error) {
-    const int code = int(error);
-    return (code >= 201 && code <= 299) || (code >= 401 && code <= 499) ||
-           error == QNetworkReply::ProtocolInvalidOperationError;
+TimeUs steadyUs() {
+    return std::chrono::duration_cast<std::chrono::microseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
 }
 
-// Qt wraps OpenSSL's text in its own prefixes (sometimes twice): keep the reason alone.
+// OpenSSL's text as libcurl passes it on ("OpenSSL SSL_read: error:0A00045C:SSL
+// routines::tlsv13 alert certificate required, errno 0"): the reason alone.
 QString tlsReason(QString text) {
-    static const QString prefixes[] = {QStringLiteral("SSL handshake failed: "),
-                                       QStringLiteral("Error while reading: ")};
-    for (bool stripped = true; stripped;) {
-        stripped = false;
-        for (const QString& prefix : prefixes) {
-            if (text.startsWith(prefix, Qt::CaseInsensitive)) {
-                text = text.mid(prefix.size());
-                stripped = true;
-            }
-        }
+    static const QString prefixes[] = {
+        QStringLiteral("OpenSSL SSL_read: "), QStringLiteral("OpenSSL SSL_write: "),
+        QStringLiteral("OpenSSL SSL_connect: "), QStringLiteral("SSL certificate problem: ")};
+    for (const QString& prefix : prefixes) {
+        if (text.startsWith(prefix, Qt::CaseInsensitive))
+            text = text.mid(prefix.size());
     }
+    if (text.endsWith(QLatin1String(", errno 0")))
+        text.chop(9);
+    text = text.trimmed();
     return text.isEmpty() ? QStringLiteral("unknown error") : text;
 }
 
@@ -47,70 +49,145 @@ QString seconds(int ms) {
     return ms % 1000 == 0 ? QStringLiteral("%1 s").arg(ms / 1000) : QStringLiteral("%1 ms").arg(ms);
 }
 
+bool isTlsFailure(CURLcode code) {
+    switch (code) {
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CIPHER:
+    case CURLE_SSL_CACERT_BADFILE:
+    case CURLE_SSL_ISSUER_ERROR:
+    case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+    case CURLE_SSL_INVALIDCERTSTATUS:
+    case CURLE_SSL_CRL_BADFILE:
+    case CURLE_SSL_ENGINE_NOTFOUND:
+    case CURLE_SSL_ENGINE_SETFAILED:
+    case CURLE_SSL_ENGINE_INITFAILED:
+    case CURLE_USE_SSL_FAILED:
+        return true;
+    default:
+        return false;
+    }
+}
+
+void setBlob(CURL* easy, CURLoption option, const QByteArray& bytes) {
+    curl_blob blob{const_cast<char*>(bytes.constData()), std::size_t(bytes.size()), CURL_BLOB_COPY};
+    curl_easy_setopt(easy, option, &blob);
+}
+
+// "[::1]" for an IPv6 address, as URLs and CURLOPT_CONNECT_TO write hosts.
+QByteArray hostForUrl(const QString& host) {
+    return host.contains(QLatin1Char(':')) ? '[' + host.toUtf8() + ']' : host.toUtf8();
+}
+
 } // namespace
 
 HttpTransportWorker::HttpTransportWorker(ClusterHttpSettings settings, ClusterTarget target,
                                          FrameQueue& queue, Clock clock,
                                          CredentialProvider credentials)
     : m_settings(std::move(settings)), m_target(std::move(target)), m_queue(queue),
-      m_clock(std::move(clock)), m_credentials(std::move(credentials)),
+      m_clock(std::move(clock)), m_credentials(std::move(credentials)), m_multi(curl_multi_init()),
       m_mailbox(std::make_shared<Mailbox>()),
       m_environment(QProcessEnvironment::systemEnvironment()) {
     m_mailbox->worker = this;
     for (const QString& secret : {m_target.token, m_target.password})
         if (!secret.isEmpty())
             m_secrets << secret;
+    // Every request of the target on as few connections as the protocol allows: HTTP/2 streams
+    // on one connection (another only when it has as many streams as the server allows, as Go's
+    // transport does), HTTP/1.1 a connection each, never queued behind a busy one.
+    curl_multi_setopt(m_multi, CURLMOPT_PIPELINING, long(CURLPIPE_MULTIPLEX));
+    curl_multi_setopt(m_multi, CURLMOPT_MAX_HOST_CONNECTIONS, 0L);
+    curl_multi_setopt(m_multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, 0L);
 }
 
 HttpTransportWorker::~HttpTransportWorker() {
-    shutdown();
+    if (!m_stopped)
+        doShutdown();
+    curl_multi_cleanup(m_multi);
 }
 
-QNetworkAccessManager* HttpTransportWorker::newManager() {
-    auto* manager = new QNetworkAccessManager(this);
-    if (m_settings.proxy)
-        manager->setProxy(*m_settings.proxy);
-    else
-        manager->setProxyFactory(new EnvironmentProxyFactory(m_environment));
-    manager->setAutoDeleteReplies(false);
-    return manager;
+void HttpTransportWorker::post(std::function<void()> command) {
+    {
+        std::lock_guard lock(m_mutex);
+        m_commands.push_back(std::move(command));
+    }
+    m_wake.notify_one();
+    curl_multi_wakeup(m_multi);
 }
 
-int HttpTransportWorker::acquireLane(bool streaming) {
-    if (m_lanes.empty()) {
-        m_lanes.push_back(Lane{newManager()});
-        m_shortLane = 0;
-    }
-    Lane& shortLane = m_lanes[m_shortLane];
-    if (!streaming)
-        return static_cast<int>(m_shortLane);
-    // Over HTTP/1.1 every stream has a connection of its own: none on the short requests'
-    // manager, whose six connections serve the short requests.
-    if (m_http2 && shortLane.streams < kStreamsPerHttp2Connection - kHttp2ShortRequestStreams) {
-        ++shortLane.streams;
-        return static_cast<int>(m_shortLane);
-    }
-    const int limit = m_http2 ? kStreamsPerHttp2Connection : kStreamsPerManager;
-    for (std::size_t i = 0; i < m_lanes.size(); ++i) {
-        if (i != m_shortLane && !m_lanes[i].retired && m_lanes[i].streams < limit) {
-            ++m_lanes[i].streams;
-            return static_cast<int>(i);
+void HttpTransportWorker::submit(HttpRequest request) {
+    post([this, request = std::move(request)] { start(request); });
+}
+
+void HttpTransportWorker::cancel(int id) {
+    post([this, id] { abort(id, &Request::cancelled); });
+}
+
+void HttpTransportWorker::shutdown() {
+    post([this] { doShutdown(); });
+}
+
+bool HttpTransportWorker::runCommands() {
+    for (;;) {
+        std::function<void()> command;
+        {
+            std::lock_guard lock(m_mutex);
+            if (m_commands.empty())
+                return !m_stopped;
+            command = std::move(m_commands.front());
+            m_commands.pop_front();
         }
+        command();
+        if (m_stopped)
+            return false;
     }
-    m_lanes.push_back(Lane{newManager(), 1});
-    return static_cast<int>(m_lanes.size() - 1);
 }
 
-void HttpTransportWorker::retireLanes() {
-    for (Lane& lane : m_lanes)
-        lane.retired = true;
-    m_shortLane = m_lanes.size();
-    m_lanes.push_back(Lane{newManager()});
-}
-
-void HttpTransportWorker::releaseLane(int lane, bool streaming) {
-    if (streaming && lane >= 0 && lane < static_cast<int>(m_lanes.size()))
-        --m_lanes[static_cast<std::size_t>(lane)].streams;
+void HttpTransportWorker::run() {
+    for (;;) {
+        const TimeUs roundStart = steadyUs();
+        if (!runCommands())
+            return;
+        int running = 0;
+        curl_multi_perform(m_multi, &running);
+        int left = 0;
+        while (CURLMsg* message = curl_multi_info_read(m_multi, &left)) {
+            if (message->msg != CURLMSG_DONE)
+                continue;
+            Request* r = nullptr;
+            curl_easy_getinfo(message->easy_handle, CURLINFO_PRIVATE, &r);
+            if (r)
+                onDone(*r, message->data.result); // may destroy *r
+        }
+        qint64 streamed = 0;
+        bool shortInFlight = false;
+        for (auto& [id, r] : m_requests) {
+            if (r->request.streaming)
+                streamed += r->pending.size();
+            flush(*r);
+            if (r->easy && !r->request.streaming)
+                shortInFlight = true;
+        }
+        expireDeadlines();
+        if (streamed > 0 && streamed < kPacedRoundBytes && !shortInFlight) {
+            // Paced: the events that arrive meanwhile wait in the socket and come in one read.
+            std::unique_lock lock(m_mutex);
+            m_wake.wait_until(lock,
+                              std::chrono::steady_clock::time_point(
+                                  std::chrono::microseconds(roundStart + kPace)),
+                              [this] { return !m_commands.empty(); });
+            continue;
+        }
+        TimeUs waitUs = 1000 * 1000;
+        const TimeUs now = steadyUs();
+        for (const auto& [id, r] : m_requests) {
+            if (r->deadline > 0)
+                waitUs = std::min(waitUs, std::max<TimeUs>(0, r->deadline - now));
+        }
+        // libcurl shortens the wait to its own timers; a command wakes it.
+        curl_multi_poll(m_multi, nullptr, 0, int((waitUs + 999) / 1000), nullptr);
+    }
 }
 
 QString HttpTransportWorker::scrub(QString message) const {
@@ -121,23 +198,16 @@ QString HttpTransportWorker::scrub(QString message) const {
     return message.simplified();
 }
 
-void HttpTransportWorker::push(Request& r, HttpFrameKind kind, QByteArray bytes) {
+void HttpTransportWorker::push(int id, HttpFrameKind kind, QByteArray bytes) {
     Frame frame;
-    frame.connection = r.request.id;
+    frame.connection = id;
     frame.received = m_clock();
     frame.kind = std::uint16_t(kind);
     frame.bytes = std::move(bytes);
     m_queue.push(std::move(frame));
 }
 
-HttpTransportWorker::Request* HttpTransportWorker::active(int id, const QNetworkReply* reply) {
-    const auto it = m_requests.find(id);
-    if (it == m_requests.end() || it->second->reply != reply)
-        return nullptr;
-    return it->second.get();
-}
-
-void HttpTransportWorker::submit(const HttpRequest& request) {
+void HttpTransportWorker::start(const HttpRequest& request) {
     if (m_requests.count(request.id)) {
         // Two requests with one id would interleave their frames: refuse the second.
         qWarning("cluster http: request id %d is already in flight; the new request is dropped",
@@ -147,13 +217,10 @@ void HttpTransportWorker::submit(const HttpRequest& request) {
     auto owned = std::make_unique<Request>();
     Request& r = *owned;
     r.request = request;
+    r.worker = this;
     m_requests.emplace(request.id, std::move(owned));
-    push(r, HttpFrameKind::RequestSent,
+    push(request.id, HttpFrameKind::RequestSent,
          encodeHttpRecord(HttpRequestSent{request.method, request.pathAndQuery, 1}));
-    if (m_stopped) {
-        finish(r, HttpErrorKind::Cancelled, QStringLiteral("the transport stopped"));
-        return;
-    }
     QString error;
     if (!send(r, &error))
         finish(r, HttpErrorKind::Other, error);
@@ -178,12 +245,9 @@ bool HttpTransportWorker::send(Request& r, QString* error) {
         [mailbox = m_mailbox](std::optional<HttpCredentials> credentials, QString why) {
             std::lock_guard lock(mailbox->mutex);
             if (HttpTransportWorker* worker = mailbox->worker)
-                QMetaObject::invokeMethod(
-                    worker,
-                    [worker, credentials = std::move(credentials), why = std::move(why)] {
-                        worker->onCredential(credentials, why);
-                    },
-                    Qt::QueuedConnection);
+                worker->post([worker, credentials = std::move(credentials), why = std::move(why)] {
+                    worker->onCredential(credentials, why);
+                });
         });
     return true;
 }
@@ -208,8 +272,7 @@ void HttpTransportWorker::onCredential(const std::optional<HttpCredentials>& cre
 }
 
 bool HttpTransportWorker::authorize(Request& r, const HttpCredentials* plugin,
-                                    QNetworkRequest& request, QString* error) {
-    QByteArray authorization;
+                                    QByteArray* authorization, QString* error) {
     r.sentWith.reset();
     // client-go (NewBearerAuthWithRefreshRoundTripper): a readable tokenFile wins, re-read at
     // every request (projected service account tokens rotate in place); `token` is the fallback.
@@ -226,253 +289,342 @@ bool HttpTransportWorker::authorize(Request& r, const HttpCredentials* plugin,
     if (!fileToken.isEmpty()) {
         if (!m_secrets.contains(QString::fromUtf8(fileToken)))
             m_secrets << QString::fromUtf8(fileToken);
-        authorization = "Bearer " + fileToken;
+        *authorization = "Bearer " + fileToken;
     } else if (!m_target.token.isEmpty()) {
-        authorization = "Bearer " + m_target.token.toUtf8();
+        *authorization = "Bearer " + m_target.token.toUtf8();
     } else if (!fileError.isEmpty()) {
         *error = fileError;
         return false;
     } else if (!m_target.username.isEmpty() || !m_target.password.isEmpty()) {
-        authorization =
+        *authorization =
             "Basic " +
             (m_target.username + QLatin1Char(':') + m_target.password).toUtf8().toBase64();
     } else if (plugin) {
-        QString why;
         r.sentWith = *plugin;
         if (!plugin->bearerToken.isEmpty()) {
             if (!m_secrets.contains(plugin->bearerToken))
                 m_secrets << plugin->bearerToken;
-            authorization = "Bearer " + plugin->bearerToken.toUtf8();
+            *authorization = "Bearer " + plugin->bearerToken.toUtf8();
         }
         if (plugin->clientCertPem != m_execCertPem || plugin->clientKeyPem != m_execKeyPem) {
-            m_execClient.reset();
+            m_execClient = false;
             if (!plugin->clientCertPem.isEmpty() || !plugin->clientKeyPem.isEmpty()) {
-                m_execClient =
-                    ClientCertificate::fromPem(plugin->clientCertPem, plugin->clientKeyPem, &why);
-                if (!m_execClient) {
+                QString why;
+                if (!ClientCertificate::fromPem(plugin->clientCertPem, plugin->clientKeyPem,
+                                                &why)) {
                     *error =
                         QStringLiteral("the exec credential's client certificate: %1").arg(why);
                     return false;
                 }
+                m_execClient = true;
             }
+            // libcurl reuses a connection only for a request with the same client certificate:
+            // kept-alive connections that present the previous one are left alone.
             m_execCertPem = plugin->clientCertPem;
             m_execKeyPem = plugin->clientKeyPem;
-            // Kept-alive connections still present the previous certificate: drop them.
-            for (const Lane& lane : m_lanes)
-                lane.manager->clearConnectionCache();
         }
-        if (authorization.isEmpty() && !m_execClient) {
+        if (authorization->isEmpty() && !m_execClient) {
             *error = QStringLiteral("the exec credential plugin returned neither a token nor a "
                                     "client certificate");
             return false;
         }
-    }
-    if (!authorization.isEmpty())
-        request.setRawHeader("Authorization", authorization);
-    if (m_settings.https) {
-        QSslConfiguration tls = m_settings.tls;
-        if (r.sentWith && m_execClient) {
-            tls.setLocalCertificateChain(m_execClient->chain);
-            tls.setPrivateKey(m_execClient->key);
-        }
-        request.setSslConfiguration(tls);
     }
     return true;
 }
 
 bool HttpTransportWorker::dispatch(Request& r, const HttpCredentials* plugin, QString* error) {
     const HttpRequest& in = r.request;
-    const QUrl url = m_settings.urlFor(in.pathAndQuery);
+    QUrl url = m_settings.urlFor(in.pathAndQuery);
     if (!url.isValid()) {
         *error = QStringLiteral("invalid request path %1").arg(in.pathAndQuery);
         return false;
     }
-    QNetworkRequest request(url);
-    if (!authorize(r, plugin, request, error))
+    QByteArray authorization;
+    if (!authorize(r, plugin, &authorization, error))
         return false;
     r.headSeen = false;
-    r.sslErrors.clear();
+    r.status = 0;
+    r.reason.clear();
+    r.headerLines.clear();
+    r.errorText[0] = 0;
 
-    request.setRawHeader("User-Agent", m_settings.userAgent);
+    CURL* easy = curl_easy_init();
+    if (!easy) {
+        *error = QStringLiteral("out of memory for a request to %1").arg(m_settings.endpoint);
+        return false;
+    }
+    r.easy = easy;
+    curl_easy_setopt(easy, CURLOPT_PRIVATE, &r);
+    curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, r.errorText);
+    curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, &HttpTransportWorker::headerCallback);
+    curl_easy_setopt(easy, CURLOPT_HEADERDATA, &r);
+    curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, &HttpTransportWorker::writeCallback);
+    curl_easy_setopt(easy, CURLOPT_WRITEDATA, &r);
+    curl_easy_setopt(easy, CURLOPT_OPENSOCKETFUNCTION, &HttpTransportWorker::openSocket);
+    curl_easy_setopt(easy, CURLOPT_OPENSOCKETDATA, this);
+    curl_easy_setopt(easy, CURLOPT_CLOSESOCKETFUNCTION, &HttpTransportWorker::closeSocket);
+    curl_easy_setopt(easy, CURLOPT_CLOSESOCKETDATA, this);
+
+    // The proxy as Go finds it (the kubeconfig's proxy-url, else the environment by Go's rules:
+    // EnvironmentProxyFactory.h); "" keeps libcurl from reading the environment by its own.
+    std::optional<QUrl> proxy = m_settings.proxy;
+    if (!proxy)
+        proxy = EnvironmentProxyFactory(m_environment).proxyFor(url);
+    r.viaProxy = proxy.has_value();
+    curl_easy_setopt(easy, CURLOPT_PROXY,
+                     proxy ? proxy->toString(QUrl::FullyEncoded).toUtf8().constData() : "");
+    curl_easy_setopt(easy, CURLOPT_NOPROXY, "");
+    curl_easy_setopt(easy, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1L);
+
+    QList<QByteArray> headers;
+    if (m_settings.https) {
+        // tls-server-name: the TLS name (SNI, verification) differs from the host connected to.
+        // The URL names the TLS name and CONNECT_TO the real host; Host (HTTP/2's :authority)
+        // stays the server's, as Go's transport sends it.
+        if (!m_settings.peerVerifyName.isEmpty()) {
+            const QString host = url.host();
+            const int port = url.port(443);
+            url.setHost(m_settings.peerVerifyName);
+            const QByteArray rule = hostForUrl(m_settings.peerVerifyName) + ':' +
+                                    QByteArray::number(port) + ':' + hostForUrl(host) + ':' +
+                                    QByteArray::number(port);
+            r.connectTo = curl_slist_append(nullptr, rule.constData());
+            curl_easy_setopt(easy, CURLOPT_CONNECT_TO, r.connectTo);
+            QByteArray hostHeader = hostForUrl(host);
+            if (m_settings.server.port() > 0)
+                hostHeader += ':' + QByteArray::number(port);
+            headers << "Host: " + hostHeader;
+        }
+        curl_easy_setopt(easy, CURLOPT_HTTP_VERSION, long(CURL_HTTP_VERSION_2TLS));
+        // Wait for the first connection to say whether it multiplexes rather than open one per
+        // request at start-up.
+        curl_easy_setopt(easy, CURLOPT_PIPEWAIT, 1L);
+        curl_easy_setopt(easy, CURLOPT_SSLVERSION, long(CURL_SSLVERSION_TLSv1_2)); // client-go's
+        // OpenSSL's read-ahead stays off (two reads of the socket a TLS record): libcurl 7.88
+        // asks SSL_pending() whether a connection has data left, which does not count records
+        // read ahead, so an HTTP/2 stream whose last bytes were read ahead waited forever (seen
+        // on the real kube-apiserver 1.35: /version's body never delivered).
+        if (!m_settings.caPem.isEmpty()) {
+            // Like client-go: the given CAs replace the system's roots.
+            setBlob(easy, CURLOPT_CAINFO_BLOB, m_settings.caPem);
+            curl_easy_setopt(easy, CURLOPT_CAINFO, nullptr);
+            curl_easy_setopt(easy, CURLOPT_CAPATH, nullptr);
+        }
+        if (m_settings.insecure) {
+            curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 0L);
+            curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 0L);
+        }
+        const bool execCert = r.sentWith && m_execClient;
+        const QByteArray& certPem = execCert ? m_execCertPem : m_settings.clientCertPem;
+        const QByteArray& keyPem = execCert ? m_execKeyPem : m_settings.clientKeyPem;
+        if (!certPem.isEmpty()) {
+            setBlob(easy, CURLOPT_SSLCERT_BLOB, certPem);
+            curl_easy_setopt(easy, CURLOPT_SSLCERTTYPE, "PEM");
+            setBlob(easy, CURLOPT_SSLKEY_BLOB, keyPem);
+            curl_easy_setopt(easy, CURLOPT_SSLKEYTYPE, "PEM");
+        }
+    } else {
+        curl_easy_setopt(easy, CURLOPT_HTTP_VERSION, long(CURL_HTTP_VERSION_1_1)); // no h2c
+    }
+    curl_easy_setopt(easy, CURLOPT_URL, url.toString(QUrl::FullyEncoded).toUtf8().constData());
+    // Go's dialer: 30 s to connect, TCP keep-alive probes after 30 s idle, 30 s apart, so an
+    // idle-timeout middlebox does not cut a quiet watch and a dead peer is noticed.
+    curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, 30000L);
+    curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
+    curl_easy_setopt(easy, CURLOPT_TCP_KEEPIDLE, 30L);
+    curl_easy_setopt(easy, CURLOPT_TCP_KEEPINTVL, 30L);
+    // Go's transport asks for gzip and decodes it: the BodyChunk frames (the capture) hold the
+    // decoded bytes. client-go follows no redirects for the API and keeps no cookies.
+    curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, "gzip");
+    curl_easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 0L);
+    curl_easy_setopt(easy, CURLOPT_USERAGENT, m_settings.userAgent.constData());
+    // A LIST's body comes in reads of up to this much; a watch keeps libcurl's 16 KiB.
+    if (!in.streaming)
+        curl_easy_setopt(easy, CURLOPT_BUFFERSIZE, 256L * 1024);
+
+    if (!authorization.isEmpty())
+        headers << "Authorization: " + authorization;
     for (const auto& [name, value] : m_target.impersonate.headers())
-        request.setRawHeader(name, value);
-    if (!in.accept.isEmpty())
-        request.setRawHeader("Accept", in.accept);
+        headers << name + ": " + value;
+    headers << (in.accept.isEmpty() ? QByteArray("Accept:") : "Accept: " + in.accept);
     if (!in.contentType.isEmpty() || !in.body.isEmpty())
-        request.setRawHeader("Content-Type", in.contentType.isEmpty()
-                                                 ? QByteArray("application/json")
-                                                 : in.contentType);
-    // No Accept-Encoding of ours: Qt then asks for gzip and decodes it transparently, so the
-    // BodyChunk frames (the capture) hold the decoded bytes.
-    // client-go follows no redirects for the API, keeps no cookies and no cache.
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
-                         QNetworkRequest::ManualRedirectPolicy);
-    request.setAttribute(QNetworkRequest::CookieLoadControlAttribute, QNetworkRequest::Manual);
-    request.setAttribute(QNetworkRequest::CookieSaveControlAttribute, QNetworkRequest::Manual);
-    request.setAttribute(QNetworkRequest::CacheLoadControlAttribute,
-                         QNetworkRequest::AlwaysNetwork);
-    request.setAttribute(QNetworkRequest::CacheSaveControlAttribute, false);
-    // HTTP/2 where the server offers it by ALPN, as client-go negotiates it: then one connection
-    // carries the LISTs, the watches, discovery and /metrics, so they all reach the same
-    // apiserver behind a load balancer. Qt's defaults suit watches: a stream may have about
-    // 21 MB and the connection 2 GiB unread, and Qt returns the window as it receives DATA, not
-    // as this thread reads, so a busy watch or a large LIST never holds up the others (nor does
-    // setReadBufferSize() bound what Qt buffers then). Plain http stays HTTP/1.1 (no h2c).
-    // When the connection is lost (reset, EOF), Qt ends every stream on it with an error, so
-    // each watch ends and its reflector watches again over the next connection, as over
-    // HTTP/1.1. A GOAWAY ends the streams the server did not take the same way; requests made
-    // between it and the connection's end fail at once (Qt 6.4 opens no other connection
-    // meanwhile) and are retried by their owner.
-    // Keep-alive: Qt 6.4 sets SO_KEEPALIVE on its sockets with the kernel's timing (the first
-    // probe after 2 hours idle), gives no way to change it, and sends no HTTP/2 PING (it only
-    // answers the server's); client-go probes after 30 s. What keeps a quiet connection
-    // from an idle-timeout middlebox here is traffic: the cacher's bookmark to every watch once
-    // a minute (once its cache RV moved past the watch's RV), all on the one HTTP/2 connection.
-    // A connection dropped unseen is noticed by the reflector (ClusterReflector.cpp,
-    // kQuietWatchLimit); a watch still waiting for its first bookmark only at its
-    // timeoutSeconds.
-    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, m_settings.https);
-    // A watch goes before LISTs that wait for a free stream of the connection.
-    if (in.streaming)
-        request.setPriority(QNetworkRequest::HighPriority);
-    if (m_settings.https && !m_settings.peerVerifyName.isEmpty())
-        request.setPeerVerifyName(m_settings.peerVerifyName);
+        headers << "Content-Type: " +
+                       (in.contentType.isEmpty() ? QByteArray("application/json") : in.contentType);
+    headers << "Expect:"; // no 100-continue round trip for a body
+    for (const QByteArray& h : headers)
+        r.headers = curl_slist_append(r.headers, h.constData());
+    curl_easy_setopt(easy, CURLOPT_HTTPHEADER, r.headers);
 
-    r.lane = acquireLane(in.streaming);
-    QNetworkAccessManager* manager = m_lanes[static_cast<std::size_t>(r.lane)].manager;
     const QByteArray method = in.method.toUpper();
-    QNetworkReply* reply = nullptr;
-    if (method == "GET" && in.body.isEmpty())
-        reply = manager->get(request);
-    else if (method == "HEAD")
-        reply = manager->head(request);
-    else if (method == "DELETE" && in.body.isEmpty())
-        reply = manager->deleteResource(request);
-    else if (method == "POST")
-        reply = manager->post(request, in.body);
-    else if (method == "PUT")
-        reply = manager->put(request, in.body);
-    else
-        reply = manager->sendCustomRequest(request, method, in.body);
-    r.reply = reply;
-    // Over HTTP/1.1 bounds what Qt reads ahead of us: should this thread fall behind a fast
-    // server, Qt stops reading the socket instead of buffering a whole list, and chunks stay
-    // small.
-    reply->setReadBufferSize(kReadBufferBytes);
-
-    const int id = in.id;
-    connect(reply, &QNetworkReply::metaDataChanged, this, [this, id, reply] {
-        if (Request* a = active(id, reply))
-            onHead(*a);
-    });
-    connect(reply, &QNetworkReply::readyRead, this, [this, id, reply] {
-        if (Request* a = active(id, reply))
-            onReadyRead(*a);
-    });
-    connect(reply, &QNetworkReply::finished, this, [this, id, reply] {
-        if (Request* a = active(id, reply))
-            onFinished(*a);
-    });
-    // Qt emits encrypted() once per TLS handshake, on one reply of the connection it opened:
-    // the requests of the manager answered from now on came over that new connection.
-    connect(reply, &QNetworkReply::encrypted, this, [this, id, reply] {
-        if (Request* a = active(id, reply))
-            m_lanes[static_cast<std::size_t>(a->lane)].connection = ++m_connections;
-    });
-    connect(reply, &QNetworkReply::sslErrors, this,
-            [this, id, reply](const QList<QSslError>& errors) {
-                Request* a = active(id, reply);
-                if (!a)
-                    return;
-                a->sslErrors += errors;
-                if (m_settings.insecure)
-                    reply->ignoreSslErrors();
-            });
-    connect(reply, &QNetworkReply::uploadProgress, this, [this, id, reply] {
-        Request* a = active(id, reply);
-        if (a && !a->request.streaming)
-            a->timer->start();
-    });
+    if (method == "HEAD") {
+        curl_easy_setopt(easy, CURLOPT_NOBODY, 1L);
+    } else if (method != "GET" || !in.body.isEmpty()) {
+        if (method != "POST")
+            curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, method.constData());
+        if (!in.body.isEmpty() || method == "POST" || method == "PUT" || method == "PATCH") {
+            curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(in.body.size()));
+            curl_easy_setopt(easy, CURLOPT_POSTFIELDS, r.request.body.constData());
+        }
+    }
 
     // Non-streaming: an inactivity limit (a long list keeps it alive while it flows).
     // Streaming: a limit for the response head only; a watch may then be silent for hours.
-    // Either counts from when Qt takes the request out of its queue (at most 6 connections a
-    // host and manager): when it opens a connection for it, or sends it on a kept-alive one.
-    if (!r.timer) {
-        r.timer = new QTimer(this);
-        r.timer->setSingleShot(true);
-        connect(r.timer, &QTimer::timeout, this, [this, id] { abort(id, &Request::timedOut); });
+    // Either counts from now, when the request goes to libcurl, which sends it at once: there is
+    // no queue of its own in front of it (ListThrottle and ApiDiscovery keep theirs).
+    const int timeoutMs = in.timeoutMs > 0 ? in.timeoutMs : kDefaultTimeoutMs;
+    r.deadline = steadyUs() + TimeUs(timeoutMs) * 1000;
+    if (curl_multi_add_handle(m_multi, easy) != CURLM_OK) {
+        releaseEasy(r);
+        *error = QStringLiteral("could not start a request to %1").arg(m_settings.endpoint);
+        return false;
     }
-    r.timer->setInterval(in.timeoutMs > 0 ? in.timeoutMs : kDefaultTimeoutMs);
-    r.timer->stop();
-    const auto sent = [this, id, reply] {
-        Request* a = active(id, reply);
-        if (a && !a->headSeen)
-            a->timer->start();
-    };
-    connect(reply, &QNetworkReply::socketStartedConnecting, this, sent);
-    connect(reply, &QNetworkReply::requestSent, this, sent);
     return true;
 }
 
-void HttpTransportWorker::onHead(Request& r) {
+std::size_t HttpTransportWorker::headerCallback(char* data, std::size_t size, std::size_t count,
+                                                void* request) {
+    Request& r = *static_cast<Request*>(request);
+    r.worker->onHeaderLine(r, QByteArray(data, qsizetype(size * count)));
+    return size * count;
+}
+
+std::size_t HttpTransportWorker::writeCallback(char* data, std::size_t size, std::size_t count,
+                                               void* request) {
+    Request& r = *static_cast<Request*>(request);
+    r.worker->onBody(r, data, size * count);
+    return size * count;
+}
+
+curl_socket_t HttpTransportWorker::openSocket(void* worker, curlsocktype purpose,
+                                              curl_sockaddr* address) {
+    const curl_socket_t s = ::socket(address->family, address->socktype, address->protocol);
+    if (s != CURL_SOCKET_BAD && purpose == CURLSOCKTYPE_IPCXN) {
+        auto* self = static_cast<HttpTransportWorker*>(worker);
+        self->m_sockets[s] = Socket{++self->m_connections, -1};
+    }
+    return s;
+}
+
+int HttpTransportWorker::closeSocket(void* worker, curl_socket_t socket) {
+    static_cast<HttpTransportWorker*>(worker)->m_sockets.erase(socket);
+    return ::close(socket);
+}
+
+qint32 HttpTransportWorker::connectionOf(Request& r) {
+    long port = 0;
+    if (curl_easy_getinfo(r.easy, CURLINFO_LOCAL_PORT, &port) != CURLE_OK || port <= 0)
+        return 0;
+    for (auto& [socket, known] : m_sockets) {
+        if (known.localPort < 0) {
+            sockaddr_storage local{};
+            socklen_t length = sizeof local;
+            if (::getsockname(socket, reinterpret_cast<sockaddr*>(&local), &length) == 0) {
+                if (local.ss_family == AF_INET)
+                    known.localPort = ntohs(reinterpret_cast<sockaddr_in*>(&local)->sin_port);
+                else if (local.ss_family == AF_INET6)
+                    known.localPort = ntohs(reinterpret_cast<sockaddr_in6*>(&local)->sin6_port);
+            }
+            if (known.localPort == 0)
+                known.localPort = -1; // not bound yet: ask again next time
+        }
+        if (known.localPort == port)
+            return known.number;
+    }
+    return 0;
+}
+
+void HttpTransportWorker::onHeaderLine(Request& r, QByteArray line) {
     if (r.headSeen)
+        return; // trailers
+    while (line.endsWith('\n') || line.endsWith('\r'))
+        line.chop(1);
+    if (line.startsWith("HTTP/")) {
+        // A status line starts a response: a 1xx one is followed by the real one.
+        r.headerLines.clear();
+        const QList<QByteArray> parts = line.split(' ');
+        r.status = parts.size() > 1 ? parts[1].toInt() : 0;
+        const qsizetype reasonAt = line.indexOf(' ', line.indexOf(' ') + 1);
+        r.reason = reasonAt > 0 ? line.mid(reasonAt + 1).trimmed() : QByteArray();
         return;
-    const QVariant status = r.reply->attribute(QNetworkRequest::HttpStatusCodeAttribute);
-    if (!status.isValid())
+    }
+    if (line.isEmpty()) {
+        if (r.status >= 200)
+            onHeadComplete(r);
         return;
+    }
+    const qsizetype colon = line.indexOf(':');
+    if (colon <= 0)
+        return;
+    QByteArray name = line.left(colon).trimmed();
+    if (isRecordedResponseHeader(name))
+        r.headerLines.append({std::move(name), line.mid(colon + 1).trimmed()});
+}
+
+void HttpTransportWorker::onHeadComplete(Request& r) {
     r.headSeen = true;
     HttpResponseHead head;
-    head.status = status.toInt();
-    head.reason = r.reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toByteArray();
-    for (const auto& [name, value] : r.reply->rawHeaderPairs()) {
-        if (isRecordedResponseHeader(name))
-            head.headers.append({name, value});
-    }
-    if (m_settings.https) {
-        m_http2 = r.reply->attribute(QNetworkRequest::Http2WasUsedAttribute).toBool();
-        if (m_http2)
-            head.connection = m_lanes[static_cast<std::size_t>(r.lane)].connection;
-    }
+    head.status = r.status;
+    head.reason = r.reason;
+    head.headers = r.headerLines;
+    long version = 0;
+    curl_easy_getinfo(r.easy, CURLINFO_HTTP_VERSION, &version);
+    if (version == CURL_HTTP_VERSION_2_0)
+        head.connection = connectionOf(r);
     // client-go gets a new credential when the server rejects the plugin's, and returns the 401
     // as it is: the requests that follow go with the new one.
     if (head.status == 401 && r.sentWith && !m_stopped)
         head.credentialReplaced = m_credentials->rejected(*r.sentWith);
-    // Qt 6.4 sends no further request on an HTTP/2 connection that answered 401 (the next one
-    // waits there until its timeout; tst_realexecauth): the requests after a 401 go over a new
-    // connection, a new manager's, and those still running on the old ones end there.
-    if (head.status == 401 && m_http2 && !m_stopped &&
-        !m_lanes[static_cast<std::size_t>(r.lane)].retired)
-        retireLanes();
-    push(r, HttpFrameKind::ResponseHead, encodeHttpRecord(head));
-    if (r.request.streaming)
-        r.timer->stop();
-    else
-        r.timer->start();
+    push(r.request.id, HttpFrameKind::ResponseHead, encodeHttpRecord(head));
+    r.deadline =
+        r.request.streaming
+            ? 0
+            : steadyUs() +
+                  TimeUs(r.request.timeoutMs > 0 ? r.request.timeoutMs : kDefaultTimeoutMs) * 1000;
 }
 
-void HttpTransportWorker::onReadyRead(Request& r) {
-    onHead(r);
-    QByteArray bytes = r.reply->readAll();
-    if (bytes.isEmpty())
-        return;
+void HttpTransportWorker::onBody(Request& r, const char* data, std::size_t size) {
+    if (!r.headSeen && r.status >= 200)
+        onHeadComplete(r); // a head libcurl passed without its closing empty line
+    r.pending.append(data, qsizetype(size));
     if (!r.request.streaming)
-        r.timer->start();
-    push(r, HttpFrameKind::BodyChunk, std::move(bytes));
+        r.deadline =
+            steadyUs() +
+            TimeUs(r.request.timeoutMs > 0 ? r.request.timeoutMs : kDefaultTimeoutMs) * 1000;
+    if (r.pending.size() >= kMaxChunkBytes)
+        flush(r);
 }
 
-void HttpTransportWorker::onFinished(Request& r) {
-    onHead(r);
-    if (r.reply->isOpen()) { // abort() closes it
-        QByteArray rest = r.reply->readAll();
-        if (!rest.isEmpty())
-            push(r, HttpFrameKind::BodyChunk, std::move(rest));
-    }
-    const auto [error, message] = outcome(r);
+bool HttpTransportWorker::flush(Request& r) {
+    if (r.pending.isEmpty())
+        return false;
+    QByteArray bytes;
+    bytes.swap(r.pending);
+    push(r.request.id, HttpFrameKind::BodyChunk, std::move(bytes));
+    return true;
+}
+
+void HttpTransportWorker::onDone(Request& r, CURLcode code) {
+    if (!r.headSeen && code == CURLE_OK && r.status >= 200)
+        onHeadComplete(r);
+    flush(r);
+    const auto [error, message] = outcome(r, code);
     finish(r, error, message);
 }
 
-std::pair<HttpErrorKind, QString> HttpTransportWorker::outcome(const Request& r) const {
+void HttpTransportWorker::expireDeadlines() {
+    const TimeUs now = steadyUs();
+    std::vector<int> expired;
+    for (const auto& [id, r] : m_requests) {
+        if (r->easy && r->deadline > 0 && now >= r->deadline)
+            expired.push_back(id);
+    }
+    for (int id : expired)
+        abort(id, &Request::timedOut);
+}
+
+std::pair<HttpErrorKind, QString> HttpTransportWorker::outcome(const Request& r,
+                                                               CURLcode code) const {
     const QString& endpoint = m_settings.endpoint;
     if (r.cancelled)
         return {HttpErrorKind::Cancelled, QStringLiteral("cancelled")};
@@ -480,50 +632,59 @@ std::pair<HttpErrorKind, QString> HttpTransportWorker::outcome(const Request& r)
         return {HttpErrorKind::Timeout, timeoutText(r)};
     if (r.stopping)
         return {HttpErrorKind::Cancelled, QStringLiteral("the transport stopped")};
-    if (!r.reply) // still waiting for its credential
+    if (!r.easy) // still waiting for its credential
         return {HttpErrorKind::Cancelled, QStringLiteral("cancelled")};
-    const QNetworkReply::NetworkError error = r.reply->error();
-    if (error == QNetworkReply::NoError || (r.headSeen && isHttpStatusError(error)))
+    if (code == CURLE_OK)
         return {HttpErrorKind::None, {}};
-    const QString detail = r.reply->errorString();
-    if (m_settings.https && !r.headSeen && error != QNetworkReply::SslHandshakeFailedError &&
-        isTlsAlert(detail))
-        return {
-            HttpErrorKind::Tls,
-            QStringLiteral("TLS handshake with %1 failed: %2").arg(endpoint, tlsReason(detail))};
-    switch (error) {
-    case QNetworkReply::ConnectionRefusedError:
-        return {HttpErrorKind::ConnectionRefused,
-                QStringLiteral("connection refused: %1").arg(endpoint)};
-    case QNetworkReply::HostNotFoundError:
-        return {HttpErrorKind::HostNotFound,
-                QStringLiteral("unknown host %1").arg(m_settings.server.host())};
-    case QNetworkReply::TimeoutError:
-        return {HttpErrorKind::Timeout, QStringLiteral("connection to %1 timed out").arg(endpoint)};
-    case QNetworkReply::SslHandshakeFailedError: {
-        const QString reason =
-            r.sslErrors.isEmpty() ? tlsReason(detail) : r.sslErrors.first().errorString();
-        return {HttpErrorKind::Tls,
-                QStringLiteral("TLS handshake with %1 failed: %2").arg(endpoint, reason)};
-    }
-    case QNetworkReply::RemoteHostClosedError:
+    const QString detail =
+        QString::fromUtf8(r.errorText[0] ? r.errorText : curl_easy_strerror(code)).trimmed();
+    const auto closed = [&]() -> std::pair<HttpErrorKind, QString> {
         if (r.headSeen)
             return {
                 HttpErrorKind::Other,
                 QStringLiteral("%1 closed the connection before the response ended").arg(endpoint)};
         return {HttpErrorKind::ConnectionClosed,
                 QStringLiteral("%1 closed the connection without answering").arg(endpoint)};
-    case QNetworkReply::ProxyConnectionRefusedError:
-        return {HttpErrorKind::ConnectionRefused,
-                QStringLiteral("connection refused by the proxy for %1").arg(endpoint)};
-    case QNetworkReply::ProxyNotFoundError:
+    };
+    if (isTlsFailure(code) || (m_settings.https && !r.headSeen && isTlsAlert(detail) &&
+                               (code == CURLE_RECV_ERROR || code == CURLE_SEND_ERROR)))
+        return {
+            HttpErrorKind::Tls,
+            QStringLiteral("TLS handshake with %1 failed: %2").arg(endpoint, tlsReason(detail))};
+    switch (code) {
+    case CURLE_COULDNT_CONNECT: {
+        long osError = 0;
+        curl_easy_getinfo(r.easy, CURLINFO_OS_ERRNO, &osError);
+        if (r.viaProxy)
+            return {HttpErrorKind::ConnectionRefused,
+                    QStringLiteral("connection refused by the proxy for %1").arg(endpoint)};
+        if (osError == ECONNREFUSED || osError == 0)
+            return {HttpErrorKind::ConnectionRefused,
+                    QStringLiteral("connection refused: %1").arg(endpoint)};
+        return {HttpErrorKind::Other, QStringLiteral("%1: %2").arg(endpoint, detail)};
+    }
+    case CURLE_COULDNT_RESOLVE_HOST:
+        return {HttpErrorKind::HostNotFound,
+                QStringLiteral("unknown host %1").arg(m_settings.server.host())};
+    case CURLE_COULDNT_RESOLVE_PROXY:
         return {HttpErrorKind::HostNotFound,
                 QStringLiteral("unknown proxy host for %1").arg(endpoint)};
-    case QNetworkReply::ProxyTimeoutError:
-        return {HttpErrorKind::Timeout, QStringLiteral("the proxy for %1 timed out").arg(endpoint)};
-    case QNetworkReply::ProtocolUnknownError:
-    case QNetworkReply::ProtocolFailure:
-    case QNetworkReply::ProtocolInvalidOperationError:
+    case CURLE_OPERATION_TIMEDOUT:
+        return {HttpErrorKind::Timeout, QStringLiteral("connection to %1 timed out").arg(endpoint)};
+    case CURLE_GOT_NOTHING:
+    case CURLE_RECV_ERROR:
+    case CURLE_SEND_ERROR:
+    case CURLE_PARTIAL_FILE:
+    case CURLE_HTTP2_STREAM:
+        return closed();
+    case CURLE_HTTP2:
+        if (r.headSeen)
+            return closed();
+        return {HttpErrorKind::ProtocolError,
+                QStringLiteral("protocol error talking to %1: %2").arg(endpoint, detail)};
+    case CURLE_WEIRD_SERVER_REPLY:
+    case CURLE_UNSUPPORTED_PROTOCOL:
+    case CURLE_BAD_CONTENT_ENCODING:
         return {HttpErrorKind::ProtocolError,
                 QStringLiteral("protocol error talking to %1: %2").arg(endpoint, detail)};
     default:
@@ -532,31 +693,31 @@ std::pair<HttpErrorKind, QString> HttpTransportWorker::outcome(const Request& r)
 }
 
 QString HttpTransportWorker::timeoutText(const Request& r) const {
-    const QString limit = seconds(r.timer ? r.timer->interval() : kDefaultTimeoutMs);
+    const QString limit =
+        seconds(r.request.timeoutMs > 0 ? r.request.timeoutMs : kDefaultTimeoutMs);
     if (!r.headSeen)
         return QStringLiteral("no response from %1 within %2").arg(m_settings.endpoint, limit);
     return QStringLiteral("no data from %1 for %2").arg(m_settings.endpoint, limit);
 }
 
-void HttpTransportWorker::releaseReply(Request& r) {
-    if (!r.reply)
-        return;
-    disconnect(r.reply, nullptr, this, nullptr);
-    r.reply->deleteLater();
-    r.reply = nullptr;
-    releaseLane(r.lane, r.request.streaming);
-    r.lane = -1;
-    if (r.timer)
-        r.timer->stop();
+void HttpTransportWorker::releaseEasy(Request& r) {
+    if (r.easy) {
+        curl_multi_remove_handle(m_multi, r.easy);
+        curl_easy_cleanup(r.easy);
+        r.easy = nullptr;
+    }
+    curl_slist_free_all(r.headers);
+    r.headers = nullptr;
+    curl_slist_free_all(r.connectTo);
+    r.connectTo = nullptr;
+    r.deadline = 0;
 }
 
 void HttpTransportWorker::finish(Request& r, HttpErrorKind error, const QString& message) {
-    push(r, HttpFrameKind::ResponseEnd,
+    push(r.request.id, HttpFrameKind::ResponseEnd,
          encodeHttpRecord(
              HttpResponseEnd{error, error == HttpErrorKind::None ? QString() : scrub(message)}));
-    releaseReply(r);
-    if (r.timer)
-        r.timer->deleteLater();
+    releaseEasy(r);
     m_requests.erase(r.request.id); // destroys r
 }
 
@@ -566,23 +727,12 @@ void HttpTransportWorker::abort(int id, bool Request::*reason) {
         return;
     Request& r = *it->second;
     r.*reason = true;
-    QNetworkReply* reply = r.reply;
-    // A reply that already failed (a TLS handshake) and has not yet said so: aborting it would
-    // make Qt report a second error ("this method must only be called once") on stderr.
-    if (reply && !reply->isFinished() && reply->error() == QNetworkReply::NoError)
-        reply->abort(); // emits finished() at once: onFinished() ends the request
-    // Should Qt not have emitted finished() (already finished, not yet signalled), end it here.
-    if (Request* left = active(id, reply)) {
-        const auto [error, message] = outcome(*left);
-        finish(*left, error, message);
-    }
+    flush(r); // what arrived before it ended is part of the response
+    const auto [error, message] = outcome(r, CURLE_OK);
+    finish(r, error, message);
 }
 
-void HttpTransportWorker::cancel(int id) {
-    abort(id, &Request::cancelled);
-}
-
-void HttpTransportWorker::shutdown() {
+void HttpTransportWorker::doShutdown() {
     if (m_stopped)
         return;
     m_stopped = true;
@@ -595,10 +745,6 @@ void HttpTransportWorker::shutdown() {
         ids.push_back(id);
     for (int id : ids)
         abort(id, &Request::stopping);
-    // Replies are the managers' children: they go with them.
-    for (const Lane& lane : m_lanes)
-        delete lane.manager;
-    m_lanes.clear();
 }
 
 } // namespace ws
