@@ -171,6 +171,9 @@ private:
     bool settled() const;
     // Whether the informer is one the user sees (not one a namespaced informer replaced).
     bool shown(std::size_t reflector) const { return !m_replaced[reflector]; }
+    // Frames came within kStreamingFor: the samples ride on the ticks they bring.
+    bool streaming() const;
+    VersionContext computeVersions() const;
     void warn(const QString& line);
     void sample(TimeUs t);
     // The highest RV any reflector of `resource` has seen: the cluster's head as far as known.
@@ -205,6 +208,14 @@ private:
     std::vector<ResourceInfo> m_chosen;
     TimeUs m_time = 0;
     TimeUs m_nextSample = 0;
+    TimeUs m_framesAt = -1;                // the last tick that brought transport frames
+    std::uint64_t m_metricsGeneration = 0; // scrapes taken in
+    struct VersionsCache {
+        QString gitVersion;
+        std::uint64_t metricsGeneration = 0;
+        VersionContext versions;
+    };
+    mutable std::optional<VersionsCache> m_versions; // versions() of the state it was made in
     int m_nextRequestId = 1;
     bool m_reflectorsStarted = false;
     bool m_closed = false;

@@ -671,9 +671,19 @@ std::pair<HttpErrorKind, QString> HttpTransportWorker::outcome(const Request& r,
                 QStringLiteral("unknown proxy host for %1").arg(endpoint)};
     case CURLE_OPERATION_TIMEDOUT:
         return {HttpErrorKind::Timeout, QStringLiteral("connection to %1 timed out").arg(endpoint)};
-    case CURLE_GOT_NOTHING:
     case CURLE_RECV_ERROR:
-    case CURLE_SEND_ERROR:
+    case CURLE_SEND_ERROR: {
+        // A reset on a TLS connection opened for this very request, before any answer: the
+        // server refusing the client (TLS 1.3 judges the client's certificate after the
+        // handshake, and its alert can be lost to the reset). A reset of a kept-alive connection
+        // is a connection closed, which client-go's REST layer sends again.
+        long opened = 0;
+        curl_easy_getinfo(r.easy, CURLINFO_NUM_CONNECTS, &opened);
+        if (m_settings.https && !r.headSeen && opened > 0)
+            return {HttpErrorKind::Other, QStringLiteral("%1: %2").arg(endpoint, detail)};
+        return closed();
+    }
+    case CURLE_GOT_NOTHING:
     case CURLE_PARTIAL_FILE:
     case CURLE_HTTP2_STREAM:
         return closed();
