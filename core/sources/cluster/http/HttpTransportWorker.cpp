@@ -88,7 +88,7 @@ HttpTransportWorker::HttpTransportWorker(ClusterHttpSettings settings, ClusterTa
     : m_settings(std::move(settings)), m_target(std::move(target)), m_queue(queue),
       m_clock(std::move(clock)), m_credentials(std::move(credentials)), m_multi(curl_multi_init()),
       m_mailbox(std::make_shared<Mailbox>()),
-      m_environment(QProcessEnvironment::systemEnvironment()) {
+      m_environmentProxy(QProcessEnvironment::systemEnvironment()) {
     m_mailbox->worker = this;
     for (const QString& secret : {m_target.token, m_target.password})
         if (!secret.isEmpty())
@@ -370,7 +370,7 @@ bool HttpTransportWorker::dispatch(Request& r, const HttpCredentials* plugin, QS
     // EnvironmentProxyFactory.h); "" keeps libcurl from reading the environment by its own.
     std::optional<QUrl> proxy = m_settings.proxy;
     if (!proxy)
-        proxy = EnvironmentProxyFactory(m_environment).proxyFor(url);
+        proxy = m_environmentProxy.proxyFor(url);
     r.viaProxy = proxy.has_value();
     curl_easy_setopt(easy, CURLOPT_PROXY,
                      proxy ? proxy->toString(QUrl::FullyEncoded).toUtf8().constData() : "");
@@ -472,8 +472,7 @@ bool HttpTransportWorker::dispatch(Request& r, const HttpCredentials* plugin, QS
     // Streaming: a limit for the response head only; a watch may then be silent for hours.
     // Either counts from now, when the request goes to libcurl, which sends it at once: there is
     // no queue of its own in front of it (ListThrottle and ApiDiscovery keep theirs).
-    const int timeoutMs = in.timeoutMs > 0 ? in.timeoutMs : kDefaultTimeoutMs;
-    r.deadline = steadyUs() + TimeUs(timeoutMs) * 1000;
+    r.deadline = steadyUs() + TimeUs(limitMs(r)) * kUsPerMs;
     if (curl_multi_add_handle(m_multi, easy) != CURLM_OK) {
         releaseEasy(r);
         *error = QStringLiteral("could not start a request to %1").arg(m_settings.endpoint);
@@ -576,11 +575,7 @@ void HttpTransportWorker::onHeadComplete(Request& r) {
     if (head.status == 401 && r.sentWith && !m_stopped)
         head.credentialReplaced = m_credentials->rejected(*r.sentWith);
     push(r.request.id, HttpFrameKind::ResponseHead, encodeHttpRecord(head));
-    r.deadline =
-        r.request.streaming
-            ? 0
-            : steadyUs() +
-                  TimeUs(r.request.timeoutMs > 0 ? r.request.timeoutMs : kDefaultTimeoutMs) * 1000;
+    r.deadline = r.request.streaming ? 0 : steadyUs() + TimeUs(limitMs(r)) * kUsPerMs;
 }
 
 void HttpTransportWorker::onBody(Request& r, const char* data, std::size_t size) {
@@ -588,9 +583,7 @@ void HttpTransportWorker::onBody(Request& r, const char* data, std::size_t size)
         onHeadComplete(r); // a head libcurl passed without its closing empty line
     r.pending.append(data, qsizetype(size));
     if (!r.request.streaming)
-        r.deadline =
-            steadyUs() +
-            TimeUs(r.request.timeoutMs > 0 ? r.request.timeoutMs : kDefaultTimeoutMs) * 1000;
+        r.deadline = steadyUs() + TimeUs(limitMs(r)) * kUsPerMs;
     if (r.pending.size() >= kMaxChunkBytes)
         flush(r);
 }
@@ -702,9 +695,12 @@ std::pair<HttpErrorKind, QString> HttpTransportWorker::outcome(const Request& r,
     }
 }
 
+int HttpTransportWorker::limitMs(const Request& r) {
+    return r.request.timeoutMs > 0 ? r.request.timeoutMs : kDefaultTimeoutMs;
+}
+
 QString HttpTransportWorker::timeoutText(const Request& r) const {
-    const QString limit =
-        seconds(r.request.timeoutMs > 0 ? r.request.timeoutMs : kDefaultTimeoutMs);
+    const QString limit = seconds(limitMs(r));
     if (!r.headSeen)
         return QStringLiteral("no response from %1 within %2").arg(m_settings.endpoint, limit);
     return QStringLiteral("no data from %1 for %2").arg(m_settings.endpoint, limit);

@@ -1,13 +1,13 @@
 #pragma once
 
 #include "ClusterHttpSettings.h"
+#include "EnvironmentProxyFactory.h"
 #include "HttpCredentials.h"
 #include "HttpFrameKind.h"
 #include "HttpRequest.h"
 #include "engine/FrameQueue.h"
 #include "sources/cluster/kubeconfig/ClusterTarget.h"
 
-#include <QProcessEnvironment>
 #include <condition_variable>
 #include <curl/curl.h>
 #include <deque>
@@ -109,6 +109,8 @@ private:
     void releaseEasy(Request& r);
     std::pair<HttpErrorKind, QString> outcome(const Request& r, CURLcode code) const;
     QString timeoutText(const Request& r) const;
+    // The request's limit: its own timeoutMs, else kDefaultTimeoutMs.
+    static int limitMs(const Request& r);
     void push(int id, HttpFrameKind kind, QByteArray bytes);
     QString scrub(QString message) const;
     // The number of the connection `r` is answered over (HTTP/2 only), from its local port.
@@ -141,7 +143,8 @@ private:
     std::shared_ptr<Mailbox> m_mailbox;
     bool m_fetching = false;            // a fetch() is under way
     std::vector<int> m_waitingRequests; // ids waiting for its answer
-    QProcessEnvironment m_environment;  // read once, as Go reads the proxy variables once
+    // The environment's proxies, read once as Go reads them once (not at every request).
+    EnvironmentProxyFactory m_environmentProxy;
     std::map<int, std::unique_ptr<Request>> m_requests;
     // The sockets libcurl opened, numbered from 1 in the order they were opened, with their
     // local port once asked (-1 before): a response's local port names its connection.
