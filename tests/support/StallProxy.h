@@ -14,6 +14,9 @@
 //   proxy.closedWhileStalled(); // connections their client closed during stalls (a watch it
 //                      // gave up: a kept-alive connection may carry its next request)
 //   proxy.dropAll();   // every open connection is reset (RST) on both sides; new ones work
+//   proxy.forwardedAll(); // every byte the target sent so far is with the client: nothing
+//                      // waits in the proxy or unread from the target (the client reads it
+//                      // from its own socket even once stalled or reset)
 //   proxy.holdOnce("/registry/configmaps/", 45000);
 //                      // the first connection whose client sends those bytes is held (nothing
 //                      // forwarded either way, those bytes included) for 45 s from then; the
@@ -91,6 +94,18 @@ public:
                 closeConnection(c, true);
             m_connections.clear();
         });
+    }
+    bool forwardedAll() {
+        bool all = true;
+        command([&] {
+            for (const Connection& c : m_connections) {
+                pollfd p{c.upstream, POLLIN, 0};
+                if (!c.down.pending.empty() ||
+                    (!c.down.eof && ::poll(&p, 1, 0) > 0 && (p.revents & POLLIN)))
+                    all = false;
+            }
+        });
+        return all && !m_stalled;
     }
     bool stalled() const { return m_stalled; }
     void holdOnce(const QByteArray& marker, int holdMs) {
