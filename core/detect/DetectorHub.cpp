@@ -205,6 +205,8 @@ void DetectorHub::watchError(WatcherId w, TimeUs now, const ObservedStatus& stat
 void DetectorHub::requestRetried(WatcherId w, TimeUs now, const ObservedStatus& status) {
     if (CacheNotReadyDetector::isNotReadyStatus(status))
         d->cacheNotReady.onError(w, now, status);
+    else
+        d->retryLoop.onRetried(w, status, d->timeTravel.highest(w));
 }
 
 void DetectorHub::watchClosed(WatcherId w, TimeUs now, WatchCloseReason reason) {

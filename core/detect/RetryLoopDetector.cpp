@@ -2,6 +2,8 @@
 
 #include <QHash>
 
+#include <algorithm>
+
 namespace ws {
 
 namespace {
@@ -42,8 +44,8 @@ void RetryLoopDetector::onListCompleted(WatcherId w, std::int64_t items) {
         m_state[static_cast<size_t>(w)].listedSince = true;
 }
 
-void RetryLoopDetector::onError(WatcherId w, TimeUs now, const ObservedStatus& status,
-                                ResourceVersion highest) {
+RetryLoopDetector::State& RetryLoopDetector::count(WatcherId w, const ObservedStatus& status,
+                                                   ResourceVersion highest) {
     State& s = m_state[static_cast<size_t>(w)];
     const bool progressed = s.listedSince || highest > s.highestAtLast;
     if (progressed)
@@ -52,12 +54,26 @@ void RetryLoopDetector::onError(WatcherId w, TimeUs now, const ObservedStatus& s
         ++s.count;
     } else {
         s.count = 1;
+        s.returned = 0;
         s.code = status.code;
         s.reason = status.reason;
     }
     s.listedSince = false;
     s.highestAtLast = highest;
-    if (s.count < m_ctx.thresholds().retryLoopCount || s.raised)
+    return s;
+}
+
+void RetryLoopDetector::onRetried(WatcherId w, const ObservedStatus& status,
+                                  ResourceVersion highest) {
+    count(w, status, highest);
+}
+
+void RetryLoopDetector::onError(WatcherId w, TimeUs now, const ObservedStatus& status,
+                                ResourceVersion highest) {
+    State& s = count(w, status, highest);
+    ++s.returned;
+    const int threshold = m_ctx.thresholds().retryLoopCount;
+    if (s.count < threshold || s.returned < std::min(2, threshold) || s.raised)
         return;
     s.raised = true;
     Anomaly a = m_ctx.make(w, now, AnomalyKind::RetryLoop, Severity::Error);
@@ -66,11 +82,15 @@ void RetryLoopDetector::onError(WatcherId w, TimeUs now, const ObservedStatus& s
     // server's, shared by every client that tries it; a status it answered is the client's own.
     if (status.code == 0)
         a.apiserver = status.server;
-    a.message = QStringLiteral("%1 %2 times in a row without progress (%3)")
-                    .arg(errorReceived(status))
-                    .arg(s.count)
-                    .arg(highest > 0 ? QStringLiteral("watcher stays at RV %1").arg(highest)
-                                     : QStringLiteral("watcher has no RV yet"));
+    const int retried = s.count - s.returned;
+    a.message =
+        QStringLiteral("%1 %2 times in a row%3 without progress (%4)")
+            .arg(errorReceived(status))
+            .arg(s.count)
+            .arg(retried > 0 ? QStringLiteral(" (%1 sent again by the REST client)").arg(retried)
+                             : QString())
+            .arg(highest > 0 ? QStringLiteral("watcher stays at RV %1").arg(highest)
+                             : QStringLiteral("watcher has no RV yet"));
     if (!status.message.isEmpty())
         a.message += QStringLiteral(": ") + status.message;
     m_ctx.raise(a);

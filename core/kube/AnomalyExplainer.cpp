@@ -833,7 +833,11 @@ void retryLoop(const Anomaly& a, const Facts& f, Writer& t) {
     QString backoff = QStringLiteral(
         "client-go's reflector retries ListAndWatch with a backoff of 800 ms growing to 30 s "
         "(factor 2, jitter 1, reset after 2 min; 0.18+), 0.16/0.17 on a fixed 1 s period. A "
-        "retry that asks for the same thing gets the same answer.");
+        "retry that asks for the same thing gets the same answer. Below the reflector the REST "
+        "client sends an answer with Retry-After (the watch cache's 504 for an RV it lacks, a "
+        "429) or a GET whose connection was reset again itself, up to ten times (watches from "
+        "0.22), "
+        "so one try of the reflector can be eleven of these answers.");
     t.why << backoff;
     if (!failure.isEmpty()) {
         const QString server =

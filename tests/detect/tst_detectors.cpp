@@ -229,6 +229,8 @@ private:
             hub.watchError(watcher(words.value(1)), now, status(words));
         } else if (cmd == QLatin1String("lfail")) {
             hub.listFailed(watcher(words.value(1)), now, status(words));
+        } else if (cmd == QLatin1String("retried")) {
+            hub.requestRetried(watcher(words.value(1)), now, status(words));
         } else if (cmd == QLatin1String("list")) {
             ListRequest r;
             r.isRelist = words.contains(QLatin1String("relist"));
@@ -606,6 +608,16 @@ void DetectorsTest::detects_data() {
         "too-old-rv=6");
     row("retry-loop: watch errors without progress",
         api + "*5 err i 500 InternalError 'etcdserver: no leader'", "retry-loop");
+    // client-go's REST layer sends a 504 with Retry-After again ten times before the reflector
+    // sees it: those count, but a loop needs the reflector to have tried again.
+    const QString retried = QStringLiteral(
+        "*10 retried i 504 Timeout 'Too large resource version: 200, current: 150' req=200;");
+    row("retry-loop: the reflector's second try after REST retries",
+        api + retried + tooLarge + retried + tooLarge, "retry-loop,too-large-rv=2");
+    row("no retry-loop: REST retries, one error, a relist that works",
+        api + retried + tooLarge + "list i relist empty; listed i 300 5;", "too-large-rv");
+    row("no retry-loop: REST retries alone",
+        api + "*12 retried i 504 Timeout 'Too large resource version: 200, current: 150';", "");
 
     // relist-storm
     const QString four = QStringLiteral("w a api pods; w b api pods; w c api pods; w d api pods;");

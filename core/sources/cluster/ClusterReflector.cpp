@@ -126,7 +126,8 @@ void ClusterReflector::send(HttpRequest request, TimeUs now, bool retry) {
             m_watchDeadline = now + seconds(m_watchTimeout);
     } else {
         // A new request: its own retries. The watch's start (for "very short") is before them.
-        m_attempt = 0;
+        m_rest.start(m_config.profile, m_phase == Phase::Watch ? RestRetries::Call::Watch
+                                                               : RestRetries::Call::ListPage);
         m_requestStart = now;
     }
     m_sent = request;
@@ -311,16 +312,15 @@ TimeUs ClusterReflector::nextDue() const {
     return due;
 }
 
-bool ClusterReflector::retriesTransportError(HttpErrorKind error) const {
-    // A GET LIST page (Request.Do) retries a connection reset or EOF before any answer (0.16/0.17
-    // only a reset: the transport reports both alike); a WATCH (Request.Watch, 0.22+) an EOF or a
-    // timeout.
-    if (m_phase == Phase::List)
-        return error == HttpErrorKind::ConnectionClosed && m_attempt < m_config.profile.listRetries;
-    if (m_phase == Phase::Watch)
-        return (error == HttpErrorKind::ConnectionClosed || error == HttpErrorKind::Timeout) &&
-               m_attempt < m_config.profile.watchRetries;
-    return false;
+RestRetries::Failure ClusterReflector::failureOf(HttpErrorKind error) {
+    switch (error) {
+    case HttpErrorKind::ConnectionClosed:
+        return RestRetries::Failure::ConnectionClosed;
+    case HttpErrorKind::Timeout:
+        return RestRetries::Failure::Timeout;
+    default:
+        return RestRetries::Failure::Other;
+    }
 }
 
 void ClusterReflector::onFrame(const Frame& frame, TimeUs now) {
@@ -363,11 +363,10 @@ void ClusterReflector::onHead(const HttpResponseHead& head, TimeUs now) {
         // and sent again, up to its retry limit; the reflector sees only the last answer.
         bool numeric = false;
         const int wait = retryAfter.trimmed().toInt(&numeric);
-        const int limit =
-            m_phase == Phase::List ? m_config.profile.listRetries : m_config.profile.watchRetries;
-        if (numeric && ClientProfile::retriesOnRetryAfter(status) && m_attempt < limit) {
+        if (const auto after =
+                m_rest.afterAnswer(status, numeric ? std::optional(wait) : std::nullopt)) {
             m_retrying = true;
-            m_retryAfter = seconds(std::max(0, wait));
+            m_retryAfter = *after;
             return;
         }
     }
@@ -597,10 +596,11 @@ ApiStatus ClusterReflector::statusFromBody(int httpStatus) const {
 void ClusterReflector::onEnd(HttpErrorKind error, const QString& message, TimeUs now) {
     const Phase phase = m_phase;
     m_request = -1;
-    if (!m_retrying && m_httpStatus == 0 && retriesTransportError(error)) {
-        // rest.Request gives such a failure an artificial "Retry-After: 1".
-        m_retrying = true;
-        m_retryAfter = seconds(1);
+    if (!m_retrying && m_httpStatus == 0 && (phase == Phase::List || phase == Phase::Watch)) {
+        if (const auto after = m_rest.afterFailure(failureOf(error))) {
+            m_retrying = true;
+            m_retryAfter = *after;
+        }
     }
     if (m_retrying) {
         // The REST layer read the answer away; it sends the request again after Retry-After.
@@ -610,7 +610,6 @@ void ClusterReflector::onEnd(HttpErrorKind error, const QString& message, TimeUs
                 statusFromBody(m_httpStatus)
                     .toObserved(phase == Phase::List ? m_listRv : m_lastSyncRv, serverName()));
         m_retrying = false;
-        ++m_attempt;
         ++m_httpRetries;
         m_resendAt = now + m_retryAfter;
         return;

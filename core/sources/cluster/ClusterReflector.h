@@ -7,6 +7,7 @@
 #include "kube/Backoff.h"
 #include "kube/ClientProfile.h"
 #include "kube/ResourceCatalog.h"
+#include "kube/RestRetries.h"
 #include "model/Frame.h"
 #include "model/KeyPresence.h"
 #include "model/Observation.h"
@@ -127,8 +128,7 @@ private:
     void onHead(const HttpResponseHead& head, TimeUs now);
     void onBody(const QByteArray& bytes, TimeUs now);
     void onEnd(HttpErrorKind error, const QString& message, TimeUs now);
-    // rest.Request sends the request in flight again after this transport failure (no answer).
-    bool retriesTransportError(HttpErrorKind error) const;
+    static RestRetries::Failure failureOf(HttpErrorKind error);
     void listFinished(TimeUs now);
     void listError(const ApiStatus& status, TimeUs now);
     void watchRequestError(const ApiStatus& status, TimeUs now);
@@ -194,8 +194,8 @@ private:
     bool m_quietCut = false;            // cancelled for its silence
 
     // rest.Request's retries of the request in flight.
-    HttpRequest m_sent;      // to send again
-    int m_attempt = 0;       // retries made so far
+    HttpRequest m_sent; // to send again
+    RestRetries m_rest;
     bool m_retrying = false; // this answer is a 429/5xx with Retry-After the REST layer retries
     TimeUs m_retryAfter = 0; // its Retry-After
     TimeUs m_resendAt = -1;  // >= 0: waiting to send m_sent again then

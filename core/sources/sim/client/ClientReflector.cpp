@@ -38,6 +38,8 @@ QString ClientReflector::stateName() const {
     case State::Backoff:
         return m_next == Next::List ? QStringLiteral("backoff (relist)")
                                     : QStringLiteral("backoff (rewatch)");
+    case State::Resending:
+        return QStringLiteral("retrying the watch request");
     }
     return {};
 }
@@ -62,6 +64,7 @@ void ClientReflector::restart(int apiserver) {
     m_pages.clear();
     m_onContinuePage = false;
     m_nextPage.reset();
+    m_nextPageIsRetry = false;
     m_backoff.reset();
     m_rewatchBackoff.reset();
     m_apiserver = std::clamp(apiserver, 0, static_cast<int>(m_servers.size()) - 1);
@@ -131,7 +134,10 @@ void ClientReflector::startList() {
     requestPage(options);
 }
 
-void ClientReflector::requestPage(const ApiServer::ListOptions& options) {
+void ClientReflector::requestPage(const ApiServer::ListOptions& options, bool retry) {
+    if (!retry)
+        m_rest.start(m_config.profile, RestRetries::Call::ListPage);
+    m_pageSent = options;
     const std::uint64_t generation = m_generation;
     server().list(
         options, [this, generation](ApiServer::ListResult r) { onList(generation, std::move(r)); });
@@ -140,6 +146,15 @@ void ClientReflector::requestPage(const ApiServer::ListOptions& options) {
 void ClientReflector::onList(std::uint64_t generation, ApiServer::ListResult result) {
     if (generation != m_generation || m_state != State::Listing)
         return;
+    if (!result.ok) {
+        const ResourceVersion asked = m_pageSent.rvEmpty ? 0 : m_pageSent.rv;
+        if (const auto wait = restRetry(result.status, asked)) {
+            m_nextPage = m_pageSent;
+            m_nextPageAt = m_ctx.now + *wait;
+            m_nextPageIsRetry = true;
+            return;
+        }
+    }
     if (!result.ok && ClientProfile::pagerFallsBackToFullList(result.status, m_onContinuePage)) {
         // The pager's own recovery: one full list at the requested RV, no limit, no continue.
         ApiServer::ListOptions full = m_listRequest;
@@ -177,6 +192,8 @@ void ClientReflector::onList(std::uint64_t generation, ApiServer::ListResult res
             next.exact = false;
             m_onContinuePage = true;
             m_nextPage = std::move(next);
+            m_nextPageAt = m_ctx.now;
+            m_nextPageIsRetry = false;
             return;
         }
         if (!m_listRequest.rvEmpty && m_listRequest.rv == 0)
@@ -219,7 +236,6 @@ void ClientReflector::startWatch(bool watchList) {
     } else {
         options.rv = m_lastSyncRv;
     }
-    m_requestedRv = options.rvEmpty ? 0 : options.rv;
     WatchRequest request;
     request.rv = options.rv;
     request.rvEmpty = options.rvEmpty;
@@ -229,13 +245,22 @@ void ClientReflector::startWatch(bool watchList) {
                            ? QStringLiteral("spec.nodeName=node-%1").arg(m_config.selectorGroup)
                            : QString();
     request.timeoutSeconds = options.timeout / kUsPerSecond;
+    m_watchOptions = options;
+    m_watchRequest = request;
+    m_watchIsWatchList = watchList;
+    m_rest.start(m_config.profile, RestRetries::Call::Watch);
+    sendWatch(watchList);
+}
+
+void ClientReflector::sendWatch(bool watchList) {
+    const ApiServer::WatchOptions& options = m_watchOptions;
+    m_requestedRv = options.rvEmpty ? 0 : options.rv;
     ApiStatus error;
     auto w = server().watch(
         m_config.viaInitialEventsProxy ? InitialEventsProxy::forward(options) : options, &error);
     if (!w)
         return watchRequestFailed(error, watchList, options.rv);
     m_watch = std::move(w);
-    m_watchRequest = request;
     m_watchAnswered = false;
     m_watchEvents = 0;
     m_awaitingInitialEnd = watchList;
@@ -244,9 +269,33 @@ void ClientReflector::startWatch(bool watchList) {
     watchAnswered();
 }
 
+std::optional<TimeUs> ClientReflector::restRetry(const ApiStatus& status,
+                                                 ResourceVersion requested) {
+    const auto wait =
+        status.code == 0
+            ? m_rest.afterFailure(status.reason == QLatin1String("ConnectionReset")
+                                      ? RestRetries::Failure::ConnectionClosed
+                                      : RestRetries::Failure::Other)
+            : m_rest.afterAnswer(status.code, status.retryAfterSeconds > 0
+                                                  ? std::optional(status.retryAfterSeconds)
+                                                  : std::nullopt);
+    if (!wait)
+        return std::nullopt;
+    m_ctx.hub.requestRetried(m_hubId, m_ctx.now, status.toObserved(requested, apiserverName()));
+    if (status.code == 0)
+        switchApiserver(); // sent again on a new connection, behind the load balancer
+    return wait;
+}
+
 void ClientReflector::watchRequestFailed(const ApiStatus& error, bool watchList,
                                          ResourceVersion rv) {
     m_watch.reset();
+    if (const auto wait = restRetry(error, rv)) {
+        m_awaitingInitialEnd = false;
+        m_state = State::Resending;
+        m_resendAt = m_ctx.now + *wait;
+        return;
+    }
     m_ctx.hub.watchError(m_hubId, m_ctx.now, error.toObserved(rv, apiserverName()));
     if (error.code == 0)
         switchApiserver(); // the next connection lands on another apiserver
@@ -442,11 +491,13 @@ void ClientReflector::watchEnded() {
 }
 
 void ClientReflector::beginTick() {
-    if (m_state == State::Listing && m_nextPage) {
+    if (m_state == State::Listing && m_nextPage && m_ctx.now >= m_nextPageAt) {
         const ApiServer::ListOptions page = std::move(*m_nextPage);
         m_nextPage.reset();
-        requestPage(page);
+        requestPage(page, std::exchange(m_nextPageIsRetry, false));
     }
+    if (m_state == State::Resending && m_ctx.now >= m_resendAt)
+        sendWatch(m_watchIsWatchList);
     if (m_state == State::Backoff && m_ctx.now >= m_retryAt) {
         if (m_next == Next::List || !m_everSynced)
             startList();

@@ -4,6 +4,7 @@
 #include "kube/Backoff.h"
 #include "kube/ClientProfile.h"
 #include "kube/ObjectStore.h"
+#include "kube/RestRetries.h"
 #include "model/Observation.h"
 #include "sources/sim/apiserver/ApiServer.h"
 
@@ -66,16 +67,23 @@ public:
     double lagSeconds() const;
 
 private:
-    enum class State { Idle, Listing, Watching, Backoff };
+    // Resending: the REST layer sends the watch request again after a Retry-After.
+    enum class State { Idle, Listing, Watching, Backoff, Resending };
     bool m_listsAgain = false; // consistentFirstList: restarted after having synced
     ResourceVersion m_requestedRv = 0;
     enum class Next { List, Watch };
 
     void startList();
-    void requestPage(const ApiServer::ListOptions& options);
+    // retry: the REST layer sends the page again (its retries go on).
+    void requestPage(const ApiServer::ListOptions& options, bool retry = false);
     void onList(std::uint64_t generation, ApiServer::ListResult result);
     void listSynced(ResourceVersion rv, const std::vector<KeyValuePtr>& items);
     void startWatch(bool watchList);
+    // The watch request as sent (again, by the REST layer, after a retry).
+    void sendWatch(bool watchList);
+    // rest.Request's retry of the request in flight after this answer: the wait before it is sent
+    // again, reported to the detectors; nullopt: the reflector gets the answer.
+    std::optional<TimeUs> restRetry(const ApiStatus& status, ResourceVersion requested);
     void watchListFailed(const ApiStatus& status);
     void handle(const WatchDelivery& d);
     void flushObserved();
@@ -114,11 +122,18 @@ private:
     ResourceVersion m_pagesRv = 0;
     bool m_onContinuePage = false;
     std::optional<ApiServer::ListOptions> m_nextPage; // asked for on the next tick (a round trip)
+    TimeUs m_nextPageAt = 0;                          // ... or after a Retry-After
+    bool m_nextPageIsRetry = false;
+    ApiServer::ListOptions m_pageSent;      // the page in flight
+    RestRetries m_rest;                     // rest.Request's retries of the request in flight
+    TimeUs m_resendAt = 0;                  // State::Resending: the watch goes out again then
+    ApiServer::WatchOptions m_watchOptions; // the watch request in flight
     bool m_paginatedResult = false; // an RV="0" list came back paged (reflector.paginatedResult)
 
     std::shared_ptr<ServerWatch> m_watch;
     bool m_watchAnswered = true;           // the current watch request got its response headers
     WatchRequest m_watchRequest;           // what the current watch asked for
+    bool m_watchIsWatchList = false;       // the watch request in flight has sendInitialEvents
     std::vector<ObservedEvent> m_observed; // read, not yet reported to the detectors
     std::int64_t m_watchEvents = 0;
     double m_readCredit = 0;
