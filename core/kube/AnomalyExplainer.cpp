@@ -237,16 +237,25 @@ void streamSharing(const Facts& f, Writer& t) {
                       .arg(server, set ? QStringLiteral(" (set)") : QStringLiteral(" (default)")));
         break;
     case Tri::No:
-        if (f.server.minor() >= 33 && !set)
-            t.why << QStringLiteral("SeparateCacheWatchRPC is off by default from 1.33 (deprecated "
-                                    "once etcd fixed #17529): the cacher shares its gRPC stream "
-                                    "with the apiserver's other etcd watches, which is safe only "
-                                    "with etcd 3.4.31+ / 3.5.13+.");
+        // Each resource's storage has its own etcd client (storagebackend/factory/etcd3.go), so
+        // the gate only matters where etcd serves watches of the cacher's own resource.
+        if (f.server.rvEmptyWatchFromEtcd() == Tri::No)
+            t.why << QStringLiteral("SeparateCacheWatchRPC is off%1, which changes nothing here: "
+                                    "each resource's storage has its own etcd client, so the "
+                                    "cacher could share its gRPC stream only with etcd watches "
+                                    "of its own resource, and %2 sends none of them to etcd. "
+                                    "The cacher's watch is alone on its stream; it falls behind "
+                                    "only when its own resource changes faster than the "
+                                    "apiserver reads the stream.")
+                         .arg(set                      ? QStringLiteral(" (set in this session)")
+                              : f.server.minor() >= 33 ? QStringLiteral(" (the default from 1.33)")
+                                                       : QString(),
+                              server);
         else
             t.why << QStringLiteral("SeparateCacheWatchRPC is off%1 (PR #123532; on by default in "
                                     "1.30-1.32, backported to 1.28.8 and 1.29.3): the cacher "
-                                    "shares its gRPC stream with the apiserver's other etcd "
-                                    "watches.")
+                                    "shares its gRPC stream with the etcd watches of its own "
+                                    "resource (each resource's storage has its own etcd client).")
                          .arg(set ? QStringLiteral(" (set in this session)") : QString());
         t.version(QStringLiteral("%1: SeparateCacheWatchRPC off%2")
                       .arg(server, set ? QStringLiteral(" (set)") : QStringLiteral(" (default)")));
@@ -293,7 +302,8 @@ void lostDeleteFixes(const Facts& f, Writer& t) {
         t.fix << QStringLiteral("Keep SeparateCacheWatchRPC on where it is available (on by "
                                 "default in 1.28.8+, 1.29.3+ and 1.30-1.32; off by default from "
                                 "1.33).");
-    } else if (separate == Tri::No && f.server.minor() >= 28 && etcdFixed != Tri::Yes) {
+    } else if (separate == Tri::No && f.server.minor() >= 28 && etcdFixed != Tri::Yes &&
+               f.server.rvEmptyWatchFromEtcd() != Tri::No) {
         t.fix << QStringLiteral("Turn SeparateCacheWatchRPC on "
                                 "(--feature-gates=SeparateCacheWatchRPC=true) while etcd is older "
                                 "than 3.4.31 / 3.5.13.");
@@ -1547,16 +1557,22 @@ void listPressure(const Anomaly& a, const Facts& f, Writer& t) {
                       .arg(a.watcher, a.message);
     t.why << QStringLiteral(
         "kube-apiserver builds a whole LIST response in memory before it sends the first byte: "
-        "from etcd it holds the range it read, the objects decoded from it (selectors such as "
-        "spec.nodeName are applied only after decoding, so a node's small list costs the whole "
-        "resource) and the encoded response - several times the response size. A list from the "
-        "watch cache holds one encoded copy of its selection; a watch-list streams one object "
-        "at a time.");
+        "from etcd it holds what it read (an unpaged list reads the whole range at once, a "
+        "paged one in chunks of up to 10,000 objects) and the objects decoded from it until "
+        "Go's collector frees them - selectors such as spec.nodeName are applied only after "
+        "decoding, so a node's small list costs the whole resource - and the encoded response. "
+        "A list from the watch cache holds one encoded copy of its selection; a watch-list "
+        "streams one object at a time.");
     t.why << QStringLiteral(
-        "API Priority and Fairness caps how many requests run, not the memory each holds: many "
-        "clients listing together (a DaemonSet rolled out or restarted, informers relisting "
-        "after 410) can exhaust it within seconds. When one apiserver dies, its clients "
-        "reconnect to the next one and list there again, and it dies too.");
+        "API Priority and Fairness (on from 1.20) bounds how many lists run at once: service "
+        "accounts' requests share workload-low's 245 of 600 seats and a list of 1,000 objects "
+        "or more costs the maximum of 10, so about 24 run together (more when the level "
+        "borrows idle seats), up to 300 of one client wait in its queues and the rest get 429 "
+        "with a Retry-After that client-go's REST client honours. The seats follow object "
+        "counts, not bytes: when the lists it admits together hold more than the apiserver can "
+        "spare (a DaemonSet rolled out or restarted, informers relisting after 410), it is "
+        "OOM-killed; its clients reconnect to the next one and list there again, and it dies "
+        "too.");
     switch (f.server.consistentListFromCache()) {
     case Tri::Yes:
         t.why << QStringLiteral("%1 serves resourceVersion=\"\" lists from the watch cache "
@@ -1575,21 +1591,37 @@ void listPressure(const Anomaly& a, const Facts& f, Writer& t) {
                                      "(up to 1.30) or the cache (1.31+)"));
         break;
     }
-    if (f.server.known() && f.server.minor() >= 34)
-        t.why << QStringLiteral("From 1.34 streaming collection encoding "
-                                "(StreamingCollectionEncodingToJSON/ToProtobuf) writes a list "
-                                "item by item instead of building it in one buffer.");
-    t.fix << QStringLiteral("Let clients stream: client-go watch-list (WatchListClient, on by "
-                            "default in v0.35) against 1.32 or 1.34+; their initial state "
-                            "comes from the cache one object at a time.");
-    t.fix << QStringLiteral("Upgrade to 1.31+ (consistent lists from the cache) and 1.34+ "
-                            "(streaming encoding); stagger DaemonSet restarts; list from RV=0 "
-                            "or use informers rather than plain List() calls.");
+    if (f.server.known()) {
+        const ServerProfile& p = f.server.profile();
+        if (p.streamingCollectionEncodingToJson && p.streamingCollectionEncodingToProtobuf)
+            t.why << QStringLiteral("From 1.33 streaming collection encoding "
+                                    "(StreamingCollectionEncodingToJSON/ToProtobuf, on by "
+                                    "default) writes a list item by item instead of building it "
+                                    "in one buffer.");
+        else if (p.streamingCollectionEncodingToJson || p.streamingCollectionEncodingToProtobuf)
+            t.why << QStringLiteral("Streaming collection encoding is on for %1 lists only "
+                                    "(StreamingCollectionEncodingTo%2 is off): lists in %3 are "
+                                    "still built in one buffer.")
+                         .arg(p.streamingCollectionEncodingToJson ? QStringLiteral("JSON")
+                                                                  : QStringLiteral("protobuf"),
+                              p.streamingCollectionEncodingToJson ? QStringLiteral("Protobuf")
+                                                                  : QStringLiteral("JSON"),
+                              p.streamingCollectionEncodingToJson ? QStringLiteral("protobuf")
+                                                                  : QStringLiteral("JSON"));
+    }
+    t.fix << QStringLiteral("Upgrade to 1.31+ with etcd 3.4.31+ / 3.5.13+ (consistent lists "
+                            "from the cache) and 1.33+ (streaming encoding); stagger DaemonSet "
+                            "restarts; list from RV=0 or use informers rather than plain "
+                            "List() calls.");
+    t.fix << QStringLiteral("For informers, client-go watch-list (WatchListClient, on by default "
+                            "in v0.35) against 1.32 or 1.34+ streams the initial state from the "
+                            "cache one object at a time; a typed List() stays a LIST in every "
+                            "client-go release.");
     t.fix << QStringLiteral("Give apiservers memory headroom for their LIST peaks and watch "
                             "apiserver_memory_bytes / list bytes in flight during rollouts.");
     t.version(QStringLiteral("RV=\"\" lists from etcd up to 1.30; from the cache 1.31+"));
     t.version(QStringLiteral("watch-list: served on 1.32 and 1.34+ (WatchList gate)"));
-    t.version(QStringLiteral("streaming list encoding: 1.34+"));
+    t.version(QStringLiteral("streaming list encoding: 1.33+"));
     t.ref("kubernetes KEP-3157");
     t.ref("kubernetes.io blog 2024-12-17 kube-apiserver-api-streaming");
     t.ref("kubernetes KEP-5116");

@@ -218,6 +218,25 @@ ApiStatus ApiStatus::etcdUnavailable() {
     return s;
 }
 
+ApiStatus ApiStatus::tooManyRequests(int retryAfterSeconds) {
+    ApiStatus s;
+    s.code = 429;
+    s.reason = QStringLiteral("TooManyRequests");
+    s.message = QStringLiteral("Too many requests, please try again later.");
+    s.retryAfterSeconds = retryAfterSeconds;
+    s.plainText = true;
+    return s;
+}
+
+ApiStatus ApiStatus::watchListStorageUnsupported() {
+    ApiStatus s;
+    s.code = 500;
+    s.reason = QStringLiteral("InternalError");
+    s.message = QStringLiteral("a watch stream was requested by the client but the required "
+                               "storage feature RequestWatchProgress is disabled");
+    return s;
+}
+
 ApiStatus ApiStatus::storageInitializing(int retryAfterSeconds, const QString& lastError) {
     ApiStatus s;
     s.code = 429;

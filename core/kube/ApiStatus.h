@@ -32,6 +32,9 @@ struct ApiStatus {
     std::vector<FieldCause> fieldCauses;
     // metadata.continue of the Status (ListMeta): the fresh token an expired continue gets.
     QString listContinue;
+    // The body is the message as text/plain (http.Error), not a Status: API Priority and
+    // Fairness rejects that way (filters/priority-and-fairness.go tooManyRequests).
+    bool plainText = false;
 
     QByteArray toJson() const;
     // server: the apiserver the request went to, where the caller knows it.
@@ -64,6 +67,13 @@ struct ApiStatus {
         return code == 0 && reason == QLatin1String("ConnectionRefused");
     }
     static ApiStatus etcdUnavailable();
+    // API Priority and Fairness (or, before 1.20, the max-in-flight filter) turning a request
+    // away: its level's queues are full, or it waited past the queue-wait limit.
+    static ApiStatus tooManyRequests(int retryAfterSeconds);
+    // A watch-list (sendInitialEvents with bookmarks) on 1.31+ over an etcd whose progress
+    // answers it does not trust (< 3.4.31 / 3.5.13): the cacher's errWatcher, a 500 ERROR event
+    // at once (cacher.go Watch, "client-go is going to fall back to a standard LIST").
+    static ApiStatus watchListStorageUnsupported();
     // A watch cache that is not ready (ResilientWatchCacheInitialization, 1.31+):
     // errors.NewTooManyRequests("storage is (re)initializing", retryAfter); from 1.33 the
     // message carries the last ListAndWatch error after ": " (ready.go readGenerationLocked).

@@ -8,14 +8,15 @@ const std::vector<FeatureGate>& FeatureGates::all() {
     // Existence and locks from kube_features.go (v1.27.0 to v1.35.0): WatchList alpha 1.27;
     // SeparateCacheWatchRPC added by PR #123532 in 1.30 and its cherry-picks to 1.29.3 and
     // 1.28.8; WatchFromStorageWithoutResourceVersion by #123935 / #124007 in 1.27.13, 1.28.9,
-    // 1.29.4 and 1.30, locked off (deprecated) from 1.33, removed 1.36; GA and locked on:
+    // 1.29.4 and 1.30, locked off (deprecated) from 1.33, removed 1.36; SeparateCacheWatchRPC
+    // deprecated (off) from 1.33 and locked off from 1.36; GA and locked on:
     // BtreeWatchCache 1.33, ConsistentListFromCache, ResilientWatchCacheInitialization and the
     // streaming collection encoders 1.34.
     static const std::vector<FeatureGate> gates = {
         {"WatchList", &ServerProfile::watchList, 27, 36, "", 0,
          "watch-list: sendInitialEvents and the initial-events-end bookmark (KEP-3157)"},
-        {"SeparateCacheWatchRPC", &ServerProfile::separateCacheWatchRpc, 30, 36, "1.28.8 1.29.3", 0,
-         "the cacher's etcd watch on its own gRPC stream (PR #123532; 1.28.8, 1.29.3)"},
+        {"SeparateCacheWatchRPC", &ServerProfile::separateCacheWatchRpc, 30, 36, "1.28.8 1.29.3",
+         36, "the cacher's etcd watch on its own gRPC stream (PR #123532; 1.28.8, 1.29.3)"},
         {"WatchFromStorageWithoutResourceVersion",
          &ServerProfile::watchFromStorageWithoutResourceVersion, 30, 35, "1.27.13 1.28.9 1.29.4",
          33, "watches with resourceVersion=\"\" served from etcd (1.27.13, 1.28.9, 1.29.4)"},

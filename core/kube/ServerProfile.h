@@ -45,6 +45,16 @@ struct ServerProfile {
     // bookmark: the WatchList gate exists from 1.27 (alpha, off, until 1.31; on 1.32; off 1.33;
     // on 1.34+). With it off the request is rejected with 422 (ListOptionsValidation.h).
     bool servesWatchList() const { return minor >= 27 && watchList; }
+    // From 1.31 the cacher checks its etcd's RequestWatchProgress support (the feature support
+    // checker, PR #124612): a watch-list with bookmarks over an etcd without it gets an ERROR
+    // at once, and every cache wait asks etcd for progress (waitUntilFreshAndListItems,
+    // Watch), not only consistent reads.
+    bool checksRequestWatchProgress() const { return minor >= 31; }
+    // API Priority and Fairness on by default (beta 1.20, GA 1.29); before, the max-in-flight
+    // filter alone.
+    bool priorityAndFairness() const { return minor >= 20; }
+    // SizeBasedListCostEstimate (beta, on from 1.34): APF charges a list by the bytes it loads.
+    bool sizeBasedListCostEstimate() const { return minor >= 34; }
 
     TimeUs eventFreshDuration = seconds(75); // DefaultEventFreshDuration: bookmark period + 15 s
     TimeUs requestTimeout = seconds(60);     // kube-apiserver --request-timeout
@@ -104,9 +114,6 @@ struct ServerProfile {
     // the cache's readiness last changed (cacher/util.go calculateRetryAfterForUnreadyCache,
     // kubernetes commit 04f0bd4e), and the message names the last ListAndWatch error.
     bool retryAfterGrowsWithDowntime() const { return minor >= 33; }
-    // StreamingCollectionEncodingToJSON / ToProtobuf (introduced 1.33, on from 1.34): a list
-    // response is encoded item by item onto the wire, never built in one buffer.
-    bool streamingCollectionEncoding() const { return minor >= 34; }
 
     static std::optional<ServerProfile> fromVersion(const QString& version, QString* error);
     // Versions to offer in a chooser, oldest first: every minor modelled (1.16 to 1.36) and the

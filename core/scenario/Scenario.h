@@ -92,7 +92,7 @@ struct FaultSpec {
                   // restart-client, slow-reader, write-burst
     int apiserver = 0;
     QString client;   // client name prefix (all its instances) for client faults
-    QString resource; // for write-burst
+    QString resource; // write-burst: its resource; stall-stream: one resource's (empty: all)
     TimeUs duration = 0;
     double rate = 0;     // slow-reader: events/s; write-burst: writes/s
     int toApiserver = 0; // restart-client: where it reconnects

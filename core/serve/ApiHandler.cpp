@@ -56,6 +56,12 @@ void ApiHandler::respondStatus(ResponseSink& sink, const ApiStatus& status) {
     HttpHeaders headers;
     if (status.retryAfterSeconds > 0)
         headers.emplace_back("Retry-After", std::to_string(status.retryAfterSeconds));
+    if (status.plainText) {
+        headers.emplace_back("X-Content-Type-Options", "nosniff");
+        sink.respond(status.code, "text/plain; charset=utf-8", status.message.toStdString() + '\n',
+                     std::move(headers));
+        return;
+    }
     sink.respond(status.code, kJson, status.toJson().toStdString() + '\n', std::move(headers));
 }
 
@@ -223,6 +229,7 @@ void ApiHandler::list(const ApiRequest& api, int resource, const std::string& ac
     o.notOlderThan = api.resourceVersionMatch == QLatin1String("NotOlderThan");
     o.continueToken = api.continueToken;
     o.ns = api.ns;
+    o.protobuf = encoding == ServedEncoding::Protobuf;
     // The store filters by the other selectors while it pages (etcd3 GetList's predicate).
     const SimKeyspace& keys = m_cluster.keyspace();
     if (fields->filtersObjects() || labels) {

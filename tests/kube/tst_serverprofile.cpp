@@ -150,6 +150,11 @@ private slots:
         row("1.29.3", "SeparateCacheWatchRPC=false", "");
         row("1.30", "SeparateCacheWatchRPC=false", "");
         row("1.33", "SeparateCacheWatchRPC=true", "");
+        // Deprecated from 1.33, locked off from 1.36 (kube_features.go@v0.36.0).
+        row("1.36", "SeparateCacheWatchRPC=true",
+            "cannot set feature gate SeparateCacheWatchRPC to true, feature is locked to false "
+            "(kube-apiserver %1)");
+        row("1.36", "SeparateCacheWatchRPC=false", "");
         const char* wfs = "unrecognized feature gate: WatchFromStorageWithoutResourceVersion "
                           "(kube-apiserver %1 does not have it; it exists in 1.27.13+, 1.28.9+, "
                           "1.29.4+, 1.30-1.35)";

@@ -108,7 +108,6 @@ private slots:
         const QStringList names = ScenarioLoader::builtinNames();
         // The baseline first, then the incidents in name order.
         const QStringList expected = {"healthy",
-                                      "cache-inconsistency-detected",
                                       "cache-init-429",
                                       "cacher-retry-stale-object",
                                       "compaction-prevkv-nil",
@@ -177,9 +176,6 @@ private slots:
             << "watchlist-stalled" << QStringList{"initial-events-stalled"} << none;
         QTest::newRow("watchlist-client-hang")
             << "watchlist-client-hang" << QStringList{"initial-events-stalled"} << none;
-        QTest::newRow("cache-inconsistency-detected")
-            << "cache-inconsistency-detected"
-            << QStringList{"prevkv-nil", "stale-object", "cache-inconsistent"} << none;
         // The informers' first list, paged by etcd while the cache filled, keeps their relists
         // paged: exact reads at an RV the restarted cache cannot watch from (paginatedResult).
         QTest::newRow("cache-init-429")
@@ -217,41 +213,20 @@ private slots:
             << ""
             << "" << QStringList{"WatchList=false"} << "" << QStringList{"initial-events-stalled"}
             << none;
-        // Watch-list from the cache: nothing is listed, no memory is held, nobody dies; the
-        // restarted agents' watch-lists are watches, no relist storm.
-        QTest::newRow("daemonset-relist-oom: client-go 0.35 watch-list on 1.34")
+        // 1.31 with etcd 3.5.13: the agents' RV="" lists are consistent reads from the watch
+        // cache (one encoded copy of a node's pods), APF still lets 24 run at once, nobody dies;
+        // 1,000 agents relisting together are still a relist storm.
+        QTest::newRow("daemonset-relist-oom: 1.31 lists from the cache")
             << "daemonset-relist-oom"
-            << "1.34"
-            << "0.35" << none << "" << QStringList{"list-pressure", "retry-loop", "relist-storm"}
-            << none;
-        // Not a fix: client-go 0.35 against 1.30 (WatchList off: 422, LIST from etcd).
-        QTest::newRow("daemonset-relist-oom: client-go 0.35 on 1.30 falls back to LIST")
+            << "1.31"
+            << "" << none << "" << QStringList{"list-pressure", "retry-loop"}
+            << QStringList{"relist-storm"};
+        // Not a fix: client-go 0.35's typed List() is a plain LIST (watch-list is for
+        // informers), so 1.30 reads etcd for it just the same.
+        QTest::newRow("daemonset-relist-oom: client-go 0.35 keeps the plain List()")
             << "daemonset-relist-oom"
             << ""
             << "0.35" << none << "" << none << QStringList{"list-pressure"};
-        QTest::newRow("cache-inconsistency-detected: etcd 3.5.13 loses nothing")
-            << "cache-inconsistency-detected"
-            << ""
-            << "" << none << "3.5.13" << QStringList{"stale-object", "cache-inconsistent"}
-            << QStringList{"prevkv-nil"};
-        // The cacher back on a stream of its own: the exporters' events watches no longer
-        // starve it (they may still lose events themselves: prevkv-nil stays possible).
-        QTest::newRow("cache-inconsistency-detected: SeparateCacheWatchRPC on")
-            << "cache-inconsistency-detected"
-            << ""
-            << "" << QStringList{"SeparateCacheWatchRPC=true"} << ""
-            << QStringList{"stale-object", "cache-inconsistent"} << none;
-        // Not a fix: on 1.33 (no checker) the pod is lost just the same, and nobody reports it.
-        QTest::newRow("cache-inconsistency-detected: 1.33 has no checker")
-            << "cache-inconsistency-detected"
-            << "1.33"
-            << "" << none << "" << QStringList{"cache-inconsistent"}
-            << QStringList{"prevkv-nil", "stale-object"};
-        QTest::newRow("cache-inconsistency-detected: checker turned off")
-            << "cache-inconsistency-detected"
-            << ""
-            << "" << QStringList{"DetectCacheInconsistency=false"} << ""
-            << QStringList{"cache-inconsistent"} << QStringList{"prevkv-nil", "stale-object"};
     }
     void fixedVariant() {
         QFETCH(QString, name);
@@ -323,26 +298,30 @@ private slots:
         }
     }
 
-    // SPEC §2 incidents, one per cause: 2,000 agents retrying dead apiservers are those
+    // SPEC §2 incidents, one per cause: 1,000 agents retrying dead apiservers are those
     // apiservers' incidents (at most one per apiserver and episode) with the agents counted as
-    // evidence, not 2,000 rows; a client in a loop of its own (a 504 its client-go does not
+    // evidence, not 1,000 rows; a client in a loop of its own (a 504 its client-go does not
     // recognise) stays an incident of its own, as before.
     void retryLoopIncidents_data() {
         QTest::addColumn<QString>("name");
         QTest::addColumn<int>("minIncidents");
         QTest::addColumn<int>("maxIncidents");
-        QTest::addColumn<int>("clients"); // distinct clients in retry loops
+        QTest::addColumn<int>("minClients"); // distinct clients in retry loops
+        QTest::addColumn<int>("maxClients");
         QTest::addColumn<bool>("byApiserver");
-        QTest::newRow("daemonset-relist-oom") << "daemonset-relist-oom" << 1 << 3 << 2000 << true;
+        // Most of the 1,000 agents: a few get their list through between two OOM kills.
+        QTest::newRow("daemonset-relist-oom")
+            << "daemonset-relist-oom" << 1 << 3 << 900 << 1000 << true;
         // The 0.20 agents; the 0.22 ones send the reset re-watch again and never relist.
-        QTest::newRow("too-large-rv-loop") << "too-large-rv-loop" << 2 << 2 << 2 << false;
-        QTest::newRow("list-timeout-loop") << "list-timeout-loop" << 1 << 1 << 1 << false;
+        QTest::newRow("too-large-rv-loop") << "too-large-rv-loop" << 2 << 2 << 2 << 2 << false;
+        QTest::newRow("list-timeout-loop") << "list-timeout-loop" << 1 << 1 << 1 << 1 << false;
     }
     void retryLoopIncidents() {
         QFETCH(QString, name);
         QFETCH(int, minIncidents);
         QFETCH(int, maxIncidents);
-        QFETCH(int, clients);
+        QFETCH(int, minClients);
+        QFETCH(int, maxClients);
         QFETCH(bool, byApiserver);
         const Run run = runFile(name, load(name).seed);
         QSet<std::int64_t> incidents;
@@ -373,7 +352,8 @@ private slots:
         }
         QVERIFY2(incidents.size() >= minIncidents && incidents.size() <= maxIncidents,
                  qPrintable(QStringLiteral("%1 retry-loop incidents").arg(incidents.size())));
-        QCOMPARE(watchers.size(), clients);
+        QVERIFY2(watchers.size() >= minClients && watchers.size() <= maxClients,
+                 qPrintable(QStringLiteral("%1 clients in retry loops").arg(watchers.size())));
     }
 
     // list-timeout-loop's fix: a --request-timeout above a page's 83 s; back at 60 s it loops.

@@ -219,11 +219,11 @@ private slots:
         QCOMPARE(cacher.terminatedWatchers(), 1);
 
         auto other = openWatch(h, h.etcd.currentRevision());
-        h.etcd.watches().setStreamStalled(h.server->cacheStream(), true);
+        h.etcd.watches().setStreamStalled(h.server->cacheStream(h.resource), true);
         for (int i = 0; i < 20; ++i)
             h.write(i);
         QVERIFY(h.etcd.compact(h.etcd.currentRevision()));
-        h.etcd.watches().setStreamStalled(h.server->cacheStream(), false);
+        h.etcd.watches().setStreamStalled(h.server->cacheStream(h.resource), false);
         for (int i = 0; i < 500 && !other->closed; ++i) {
             h.tick();
             drain(*other);

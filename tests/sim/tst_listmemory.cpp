@@ -77,26 +77,45 @@ class TestListMemory : public QObject {
 private slots:
     void heldBytesByPathAndVersion_data() {
         QTest::addColumn<QString>("version");
+        QTest::addColumn<QStringList>("gates");
+        QTest::addColumn<bool>("protobuf");
         QTest::addColumn<int>("path");
         QTest::addColumn<qint64>("held");
         const int etcd = int(listmemory::Path::Etcd), cache = int(listmemory::Path::Cache),
                   watchList = int(listmemory::Path::WatchList);
+        const QStringList none;
         // etcd: the range read + the objects decoded from it + the encoded response.
-        QTest::newRow("1.30 etcd") << "1.30" << etcd << qint64(2 * kAll + kGroup);
-        // 1.34 streaming encoding: the response is not built in one buffer.
-        QTest::newRow("1.34 etcd") << "1.34" << etcd << qint64(2 * kAll + kObject);
-        QTest::newRow("1.33 cache") << "1.33" << cache << qint64(kGroup);
-        QTest::newRow("1.34 cache") << "1.34" << cache << qint64(kObject);
-        QTest::newRow("1.34 watch-list") << "1.34" << watchList << qint64(kObject);
+        QTest::newRow("1.30 etcd") << "1.30" << none << false << etcd << qint64(2 * kAll + kGroup);
+        QTest::newRow("1.32 cache") << "1.32" << none << true << cache << qint64(kGroup);
+        // Streaming encoding from 1.33 (beta, on; kube_features.go@v1.33.0): the response is not
+        // built in one buffer, for either wire.
+        QTest::newRow("1.33 etcd") << "1.33" << none << false << etcd << qint64(2 * kAll + kObject);
+        QTest::newRow("1.33 cache, JSON") << "1.33" << none << false << cache << qint64(kObject);
+        QTest::newRow("1.33 cache, protobuf") << "1.33" << none << true << cache << qint64(kObject);
+        // A gate turned off on 1.33 only changes its own wire.
+        QTest::newRow("1.33 cache, JSON streaming off")
+            << "1.33" << QStringList{"StreamingCollectionEncodingToJSON"} << false << cache
+            << qint64(kGroup);
+        QTest::newRow("1.33 cache, protobuf, JSON streaming off")
+            << "1.33" << QStringList{"StreamingCollectionEncodingToJSON"} << true << cache
+            << qint64(kObject);
+        QTest::newRow("1.34 cache") << "1.34" << none << false << cache << qint64(kObject);
+        QTest::newRow("1.34 watch-list") << "1.34" << none << false << watchList << qint64(kObject);
     }
     void heldBytesByPathAndVersion() {
         QFETCH(QString, version);
         QFETCH(int, path);
+        QFETCH(QStringList, gates);
+        QFETCH(bool, protobuf);
         QFETCH(qint64, held);
-        const ServerProfile p = *ServerProfile::fromVersion(version, nullptr);
-        QCOMPARE(
-            listmemory::heldBytes(static_cast<listmemory::Path>(path), {kAll, kGroup, kObject}, p),
-            held);
+        ServerProfile p = *ServerProfile::fromVersion(version, nullptr);
+        QMap<QString, bool> off;
+        for (const QString& g : gates)
+            off.insert(g, false);
+        FeatureGates::apply(p, off);
+        QCOMPARE(listmemory::heldBytes(static_cast<listmemory::Path>(path), {kAll, kGroup, kObject},
+                                       p.streamingListEncoding(protobuf)),
+                 held);
     }
 
     // 1.30: RV="" goes to etcd and holds 2 x 12,000 + 3,000 for the second it takes.
@@ -202,6 +221,25 @@ private slots:
             continueToken = a->result.continueToken;
         }
         QCOMPARE(h.server->listPressure().countsOf(h.resource).lists, 4);
+    }
+
+    // A paged node-scoped list reads the range in chunks of its limit, doubled after each
+    // chunk that did not fill the page (store.go GetList: 10, 20, then the 10 left of 40), and
+    // frees each chunk as it decodes it: it holds its largest chunk twice, not the range.
+    void pagedSelectiveListHoldsItsLargestChunk() {
+        Harness h(QStringLiteral("1.30"), memory(kAll));
+        ApiServer::ListOptions o;
+        o.resource = h.resource;
+        o.rvEmpty = true;
+        o.limit = 10;
+        o.selectorGroup = 0;
+        auto a = h.list(o);
+        h.tick();
+        QCOMPARE(h.server->listPressure().heldBytes(), 2 * (20 * kObject) + kGroup);
+        QVERIFY(h.runUntil([&] { return a->done; }));
+        QCOMPARE(a->result.items.size(), std::size_t(10));
+        QCOMPARE(a->result.scannedBytes, kAll);
+        QCOMPARE(a->result.largestReadBytes, 20 * kObject);
     }
 
     // A node-scoped page with few matches reads the whole range to fill itself: it pays for

@@ -383,26 +383,59 @@ private slots:
     }
 
     // DetectCacheInconsistency's verdict turns the snapshots off (MarkConsistent(false),
-    // v1.34.0): on cache-inconsistency-detected, an Exact list at the cache's own RV goes to
-    // etcd once the check failed.
+    // v1.34.0): once the check failed, an Exact list at the cache's own RV goes to etcd. The
+    // cache is made to lose a DELETE the way 1.27.0 did (cacher-retry-stale-object): 20 more
+    // watches of its resource on its etcd stream over etcd 3.5.12, a write burst and compaction
+    // every 10 s - the test puts them there itself, as no 1.34 path sends pods watches to etcd.
     void inconsistentCacheListsFromEtcd() {
-        ScenarioRun run = runScenarioToEnd(QStringLiteral("cache-inconsistency-detected"), {});
-        QVERIFY(std::any_of(run.anomalies.begin(), run.anomalies.end(), [](const Anomaly& a) {
+        SimHarness h("1.34", 300, QStringLiteral("pods"), 0, {}, [](ApiServerConfig& c) {
+            c.etcd = EtcdFacts(QStringLiteral("3.5.12"));
+            c.etcdStreamEventsPerSecond = 250;
+        });
+        h.runFor(milliseconds(200));
+        struct Ignore : EtcdWatchReceiver {
+            void onEtcdWatchResponse(const EtcdWatchResponse&) override {}
+        } ignore;
+        for (int i = 0; i < 20; ++i) {
+            EtcdWatchOptions o;
+            o.resource = h.resource;
+            o.prevKv = true;
+            h.etcd.watches().watch(h.server->cacheStream(h.resource), o, &ignore);
+        }
+        std::vector<ResourceVersion> revisionAt; // etcd's revision each second
+        int n = 0;
+        const TimeUs end = seconds(480);
+        while (h.ctx.now < end) {
+            const bool burst = h.ctx.now >= seconds(10) && h.ctx.now < seconds(30);
+            // 80 writes a second in the burst, 10 outside; every tenth one a DELETE.
+            if (burst || n % 8 == 0) {
+                const KeyId k = h.keys[static_cast<std::size_t>(n * 7) % h.keys.size()];
+                if (n % 10 == 0 && h.etcd.exists(k))
+                    h.etcd.remove(h.ctx.now, k);
+                else
+                    h.etcd.put(h.ctx.now, k, std::string(300, 'w'));
+            }
+            ++n;
+            h.tick();
+            if (h.ctx.now % seconds(1) == 0) {
+                revisionAt.push_back(h.etcd.currentRevision());
+                // The apiserver's compactor: every 10 s, the revision of 10 s before.
+                if (revisionAt.size() > 10 && revisionAt.size() % 10 == 0)
+                    h.etcd.compact(revisionAt[revisionAt.size() - 11]);
+            }
+        }
+        QVERIFY(std::any_of(h.anomalies.begin(), h.anomalies.end(), [](const Anomaly& a) {
             return a.kind == AnomalyKind::CacheInconsistent;
         }));
-        Cacher* failed = nullptr;
-        for (const auto& c : run.simulation().apiservers().front()->cachers())
-            if (c->consistencyChecker() && !c->consistencyChecker()->markedConsistent())
-                failed = c.get();
-        QVERIFY(failed);
-        QVERIFY(!failed->snapshotsUsable());
+        Cacher* c = h.server->cacher(h.resource);
+        QVERIFY(c->consistencyChecker() && !c->consistencyChecker()->markedConsistent());
+        QVERIFY(!c->snapshotsUsable());
         ApiServer::ListOptions o;
-        o.resource = failed->resource();
-        o.rv = failed->cache().resourceVersion();
+        o.resource = h.resource;
+        o.rv = c->cache().resourceVersion();
         o.exact = true;
         std::optional<ApiServer::ListResult> r;
-        run.simulation().apiservers().front()->list(
-            o, [&](ApiServer::ListResult result) { r = std::move(result); });
+        h.server->list(o, [&](ApiServer::ListResult result) { r = std::move(result); });
         QVERIFY(r && r->ok);
         QCOMPARE(r->servedFrom, From::Etcd);
     }

@@ -27,6 +27,7 @@ struct Run {
             config.behindLoadBalancer = behindLoadBalancer;
             if (watchListGate >= 0)
                 config.profile.watchList = watchListGate == 1;
+            config.etcd = EtcdFacts(QStringLiteral("3.5.13")); // as SimHarness's
             h.server = std::make_unique<ApiServer>(h.ctx, config, std::vector<int>{h.resource});
             h.server->start();
         }

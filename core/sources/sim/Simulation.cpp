@@ -109,6 +109,7 @@ bool Simulation::build(QString* error, const Restore& restore) {
         for (int n = 0; n < spec.count; ++n) {
             ClientConfig config;
             config.id = spec.count == 1 ? spec.name : QStringLiteral("%1-%2").arg(spec.name).arg(n);
+            config.flow = spec.name;
             config.resource = m_keyspace.resourceIndex(spec.resource);
             config.profile = *clientProfile;
             // Several instances with a selector are kubelets of consecutive nodes.
@@ -154,13 +155,13 @@ bool Simulation::build(QString* error, const Restore& restore) {
                                          m_apiservers[server]->setPartitioned(false);
                                      }});
         } else if (f.kind == QLatin1String("stall-stream")) {
-            m_actions.push_back({f.at, [this, server] {
-                                     m_etcd.watches().setStreamStalled(
-                                         m_apiservers[server]->cacheStream(), true);
+            // One resource's cacher stream, or every resource's (the apiserver's receivers stuck).
+            const int r = f.resource.isEmpty() ? -1 : m_keyspace.resourceIndex(f.resource);
+            m_actions.push_back({f.at, [this, server, r] {
+                                     m_apiservers[server]->setCacheStreamStalled(r, true);
                                  }});
-            m_actions.push_back({f.at + f.duration, [this, server] {
-                                     m_etcd.watches().setStreamStalled(
-                                         m_apiservers[server]->cacheStream(), false);
+            m_actions.push_back({f.at + f.duration, [this, server, r] {
+                                     m_apiservers[server]->setCacheStreamStalled(r, false);
                                  }});
         } else if (f.kind == QLatin1String("restart-client")) {
             m_actions.push_back(

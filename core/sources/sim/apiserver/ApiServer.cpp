@@ -1,4 +1,5 @@
 #include "ApiServer.h"
+#include "kube/ApfRules.h"
 #include "kube/CacherRules.h"
 #include "kube/ListOptionsValidation.h"
 #include "kube/ListRouting.h"
@@ -12,7 +13,13 @@
 namespace ws {
 
 ApiServer::ApiServer(SimContext& ctx, ApiServerConfig config, const std::vector<int>& resources)
-    : m_ctx(ctx), m_config(std::move(config)), m_pressure(ctx, m_config.profile, m_config.memory) {
+    : m_ctx(ctx), m_config(std::move(config)), m_resources(resources),
+      m_pressure(ctx, m_config.profile, m_config.memory) {
+    // Before 1.20 the max-in-flight filter: 400 read-only requests, the rest 429 at once.
+    m_apf = m_config.profile.priorityAndFairness()
+                ? PriorityLevel({apf::workloadLowSeats(), apf::kHandSize * apf::kQueueLengthLimit,
+                                 m_config.profile.requestTimeout / 4})
+                : PriorityLevel({apf::kMaxRequestsInflight, 0, 0});
     // A resource without a watch cache (events) is served from etcd (ServerProfile).
     for (std::size_t i = 0; i < resources.size(); ++i) {
         if (m_config.profile.watchCacheSize(ctx.keyspace.resourceName(resources[i])) == 0)
@@ -47,14 +54,55 @@ ApiStatus ApiServer::downError() const {
 
 void ApiServer::openStreams() {
     auto& hub = m_ctx.etcd.watches();
-    m_cacheStream = hub.openStream(m_config.etcdStreamEventsPerSecond);
-    // Without SeparateCacheWatchRPC the cacher's watch and clients' RV="" watches carry the same
-    // gRPC metadata, so clientv3 multiplexes them on one stream (reference §5, PR #123532).
-    m_clientStream = m_config.profile.separateCacheWatchRpc
-                         ? hub.openStream(m_config.etcdStreamEventsPerSecond)
-                         : m_cacheStream;
-    hub.setStreamStalled(m_cacheStream, m_partitioned);
-    hub.setStreamStalled(m_clientStream, m_partitioned);
+    m_streams.clear();
+    for (int resource : m_resources) {
+        ResourceStreams r;
+        r.resource = resource;
+        r.cache = hub.openStream(m_config.etcdStreamEventsPerSecond);
+        // Without SeparateCacheWatchRPC the cacher's watch and the etcd-served watches of its
+        // resource carry the same gRPC metadata, so clientv3 multiplexes them on one stream
+        // (PR #123532).
+        // A resource without a watch cache has only the store's own client (UndecoratedStorage).
+        const bool separate = m_config.profile.separateCacheWatchRpc && cacher(resource) != nullptr;
+        r.client = separate ? hub.openStream(m_config.etcdStreamEventsPerSecond) : r.cache;
+        hub.setStreamStalled(r.cache, m_partitioned);
+        hub.setStreamStalled(r.client, m_partitioned);
+        m_streams.push_back(r);
+    }
+}
+
+void ApiServer::closeStreams() {
+    auto& hub = m_ctx.etcd.watches();
+    for (const ResourceStreams& r : m_streams) {
+        hub.closeStream(r.cache);
+        if (r.client != r.cache)
+            hub.closeStream(r.client);
+    }
+    m_streams.clear();
+}
+
+const ApiServer::ResourceStreams* ApiServer::streamsOf(int resource) const {
+    for (const ResourceStreams& r : m_streams)
+        if (r.resource == resource)
+            return &r;
+    return nullptr;
+}
+
+int ApiServer::cacheStream(int resource) const {
+    const ResourceStreams* r = streamsOf(resource);
+    return r ? r->cache : -1;
+}
+
+int ApiServer::clientStream(int resource) const {
+    const ResourceStreams* r = streamsOf(resource);
+    return r ? r->client : -1;
+}
+
+void ApiServer::setCacheStreamStalled(int resource, bool stalled) {
+    auto& hub = m_ctx.etcd.watches();
+    for (const ResourceStreams& r : m_streams)
+        if (resource < 0 || r.resource == resource)
+            hub.setStreamStalled(r.cache, stalled);
 }
 
 void ApiServer::start() {
@@ -74,16 +122,15 @@ void ApiServer::goDown(TimeUs downtime) {
     m_up = false;
     // Lists being served die with the process: their connections break.
     m_pressure.abortAll(ApiStatus::connectionReset(m_config.name));
+    ++m_generation;
+    m_apf.abortAll(ApiStatus::connectionReset(m_config.name));
     m_upAt = m_ctx.now + downtime;
     for (auto& w : m_etcdWatches)
         w->breakConnection();
     m_etcdWatches.clear();
     for (auto& c : m_cachers)
         c->stop();
-    auto& hub = m_ctx.etcd.watches();
-    hub.closeStream(m_cacheStream);
-    if (m_clientStream != m_cacheStream)
-        hub.closeStream(m_clientStream);
+    closeStreams();
 }
 
 void ApiServer::setPartitioned(bool partitioned) {
@@ -91,8 +138,10 @@ void ApiServer::setPartitioned(bool partitioned) {
     if (!m_up)
         return;
     auto& hub = m_ctx.etcd.watches();
-    hub.setStreamStalled(m_cacheStream, partitioned);
-    hub.setStreamStalled(m_clientStream, partitioned);
+    for (const ResourceStreams& r : m_streams) {
+        hub.setStreamStalled(r.cache, partitioned);
+        hub.setStreamStalled(r.client, partitioned);
+    }
 }
 
 void ApiServer::tick() {
@@ -109,6 +158,7 @@ void ApiServer::tick() {
         goDown(m_pressure.config().restartAfter);
         return;
     }
+    m_apf.tick(m_ctx.now);
     for (auto& c : m_cachers)
         c->tick();
     for (auto& w : m_etcdWatches)
@@ -157,6 +207,7 @@ void ApiServer::listFromEtcd(const ListQuery& q, const std::function<void(ListRe
     result.continueToken = std::move(page.continueToken);
     result.remainingItemCount = page.remainingItemCount;
     result.scannedBytes = page.scannedBytes;
+    result.largestReadBytes = page.largestReadBytes;
     done(std::move(result));
 }
 
@@ -286,8 +337,9 @@ bool ApiServer::listRoutedToEtcd(const Cacher* c, const ListQuery& q) const {
 
 std::function<void(ApiServer::ListResult)>
 ApiServer::accounted(const ListOptions& options, std::function<void(ListResult)> done) {
-    m_pressure.countList(options.resource);
-    return [this, resource = options.resource, done = std::move(done)](ListResult result) mutable {
+    const bool streaming = m_config.profile.streamingListEncoding(options.protobuf);
+    return [this, resource = options.resource, streaming,
+            done = std::move(done)](ListResult result) mutable {
         if (!result.ok) {
             done(std::move(result));
             return;
@@ -296,9 +348,11 @@ ApiServer::accounted(const ListOptions& options, std::function<void(ListResult)>
                                           ? listmemory::Path::Etcd
                                           : listmemory::Path::Cache;
         // A page of a paged list is a response of its own: it holds what its read covered.
-        const std::int64_t scanned = path == listmemory::Path::Etcd ? result.scannedBytes : -1;
+        const bool etcd = path == listmemory::Path::Etcd;
+        const std::int64_t scanned = etcd ? result.scannedBytes : -1;
+        const std::int64_t largestRead = etcd ? result.largestReadBytes : -1;
         auto held = std::make_shared<ListResult>(std::move(result));
-        m_pressure.serve(resource, path, held->items, scanned,
+        m_pressure.serve(resource, path, held->items, scanned, largestRead, streaming,
                          [held, done](bool ok, ApiStatus status) {
                              if (!ok) {
                                  ListResult failed;
@@ -311,15 +365,54 @@ ApiServer::accounted(const ListOptions& options, std::function<void(ListResult)>
     };
 }
 
+int ApiServer::listSeats(const ListOptions& o) {
+    if (!m_config.profile.priorityAndFairness())
+        return 1;
+    const auto stored = static_cast<std::int64_t>(m_ctx.etcd.objectCount(o.resource));
+    const bool rvZero = !o.rvEmpty && o.rv == 0 && o.continueToken.isEmpty();
+    const bool fromStorage = apf::listFromStorage(o.rvEmpty && o.continueToken.isEmpty(), rvZero,
+                                                  !o.continueToken.isEmpty(), o.limit > 0, o.exact);
+    const bool selector = o.selectorGroup >= 0 || static_cast<bool>(o.matches);
+    if (m_config.profile.sizeBasedListCostEstimate()) {
+        const std::int64_t bytes = m_pressure.storedBytes(o.resource);
+        return apf::listSeatsBySize(stored, stored > 0 ? bytes / stored : 0, o.limit, fromStorage,
+                                    selector);
+    }
+    return apf::listSeats(stored, o.limit, fromStorage, selector);
+}
+
 void ApiServer::list(const ListOptions& options, std::function<void(ListResult)> done) {
     ++m_listRequests;
-    done = accounted(options, std::move(done));
+    m_pressure.countList(options.resource);
     if (!m_up) {
         ListResult r;
         r.status = downError();
         done(std::move(r));
         return;
     }
+    // API Priority and Fairness first: the list runs once its seats are free, holding them
+    // until it is answered; a full queue or a wait past the limit is a 429 (kube/ApfRules.h).
+    const int seats = listSeats(options);
+    auto answer = std::make_shared<std::function<void(ListResult)>>(std::move(done));
+    m_apf.admit(
+        m_ctx.now, options.flow, seats,
+        [this, options, answer, seats, generation = m_generation] {
+            // The seats are held until the answer is written (accounted: the time its bytes
+            // take to move).
+            serveList(options, accounted(options, [this, answer, seats, generation](ListResult r) {
+                          if (generation == m_generation)
+                              m_apf.release(m_ctx.now, seats);
+                          (*answer)(std::move(r));
+                      }));
+        },
+        [answer](const ApiStatus& status) {
+            ListResult r;
+            r.status = status;
+            (*answer)(std::move(r));
+        });
+}
+
+void ApiServer::serveList(const ListOptions& options, std::function<void(ListResult)> done) {
     ListQuery q;
     q.options = options;
     if (!options.continueToken.isEmpty()) {
@@ -391,7 +484,8 @@ void ApiServer::list(const ListOptions& options, std::function<void(ListResult)>
                                   : ApiStatus::tooLarge(m_config.profile, q.options.rv,
                                                         c->cache().resourceVersion());
             done(std::move(r));
-        });
+        },
+        waitsRequestProgress());
 }
 
 std::shared_ptr<ServerWatch> ApiServer::watch(const WatchOptions& options, ApiStatus* error) {
@@ -430,11 +524,17 @@ std::shared_ptr<ServerWatch> ApiServer::watch(const WatchOptions& options, ApiSt
         // "" and "0" parse to revision 0, and a watch from revision 0 first reads the whole
         // resource and sends an ADDED per object (etcd3/watcher.go startWatching: initialRev == 0
         // -> sync(), v1.16-v1.36), then streams from the revision of that read; RV=N from N+1.
+        // A watch-list of an uncached resource is served by the etcd3 watcher itself, with the
+        // initial state and, asked for bookmarks, the initial-events-end one from 1.29
+        // (etcd3/watcher.go@v0.29.0 areInitialEventsRequired; 1.27-1.28 ignore
+        // sendInitialEvents there).
         w->fromEtcd = true;
-        const bool initialState = options.rvEmpty || options.rv == 0;
+        const bool etcdWatchList = uncached && watchList && m_config.profile.minor >= 29;
+        const bool initialState = options.rvEmpty || options.rv == 0 || etcdWatchList;
         m_etcdWatches.push_back(std::make_unique<EtcdBackedWatch>(
-            m_ctx, m_config.profile, w, m_clientStream,
-            EtcdBackedWatch::Start{initialState ? 0 : options.rv, initialState}));
+            m_ctx, m_config.profile, w, clientStream(options.resource),
+            EtcdBackedWatch::Start{initialState ? 0 : options.rv, initialState,
+                                   etcdWatchList && options.allowBookmarks}));
         return w;
     }
     if (!c) {
@@ -473,6 +573,11 @@ void ApiServer::serveWatch(Cacher& cache, const std::shared_ptr<ServerWatch>& w,
     w->capacity = 2 * cacher::watcherChannelSize(m_config.profile.adjustableWatchChannelSize(),
                                                  index, c->cache().ring().capacity(),
                                                  m_config.profile.eventFreshDuration);
+    if (watchList && w->bookmarks && m_config.profile.checksRequestWatchProgress() &&
+        m_config.etcd.supportsRequestWatchProgress() != Tri::Yes) {
+        w->fail(ApiStatus::watchListStorageUnsupported());
+        return;
+    }
     if (watchList) {
         const ResourceVersion target = options.rvEmpty ? m_ctx.etcd.currentRevision() : options.rv;
         c->waitForResourceVersion(
@@ -489,7 +594,8 @@ void ApiServer::serveWatch(Cacher& cache, const std::shared_ptr<ServerWatch>& w,
                 else
                     w->fail(ApiStatus::tooLarge(m_config.profile, target,
                                                 c->cache().resourceVersion()));
-            });
+            },
+            waitsRequestProgress());
         return;
     }
     const bool initialState = options.rvEmpty || options.rv == 0;
@@ -507,8 +613,16 @@ void ApiServer::streamInitialState(const Cacher& cacher, const ServerWatch& w) {
     for (KeyId k : cache.store().keys())
         if (w.matches(m_ctx.keyspace.selectorGroupOf(k)))
             selection.push_back(cache.object(k));
-    m_pressure.serve(w.resource, listmemory::Path::WatchList, selection, -1,
+    m_pressure.serve(w.resource, listmemory::Path::WatchList, selection, -1, -1, false,
                      [](bool, const ApiStatus&) {});
+}
+
+bool ApiServer::waitsRequestProgress() const {
+    // 1.31+: every wait for a fresher cache (RV=N lists and gets, watch-lists) registers with
+    // the progress requester when consistent reads are supported (watch_cache.go@v1.31.0
+    // waitUntilFreshAndListItems, cacher.go Watch); before, only consistent reads did.
+    return m_config.profile.checksRequestWatchProgress() &&
+           cacher::consistentReadSupported(m_config.profile, m_config.etcd);
 }
 
 bool ApiServer::defaultsToWatchList(const WatchOptions& options) const {

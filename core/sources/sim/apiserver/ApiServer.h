@@ -3,6 +3,7 @@
 #include "Cacher.h"
 #include "ListPage.h"
 #include "ListPressure.h"
+#include "PriorityLevel.h"
 #include "ServerWatch.h"
 #include "kube/ApiStatus.h"
 #include "kube/ContinueToken.h"
@@ -42,8 +43,14 @@ public:
     const ServerProfile& profile() const { return m_config.profile; }
     bool up() const { return m_up; }
     bool partitioned() const { return m_partitioned; }
-    int cacheStream() const { return m_cacheStream; }
-    int clientStream() const { return m_clientStream; }
+    // The etcd watch streams of one resource: each resource's storage has its own etcd client
+    // (storagebackend/factory/etcd3.go newETCD3Storage), so watches share a gRPC stream only
+    // with watches of the same resource. -1 while down or for a resource it does not serve.
+    int cacheStream(int resource) const;
+    int clientStream(int resource) const;
+    // A stall-stream fault: the cacher's etcd watch stream of one resource, or of every
+    // resource (resource < 0), stops draining (a congested connection, a stuck receiver).
+    void setCacheStreamStalled(int resource, bool stalled);
     // LIST and WATCH requests it has been sent (answered or not), since it was created.
     std::int64_t listRequests() const { return m_listRequests; }
     std::int64_t watchRequests() const { return m_watchRequests; }
@@ -70,6 +77,9 @@ public:
         bool notOlderThan = false; // resourceVersionMatch=NotOlderThan (a limit stays legacy-free)
         QString continueToken;     // the next page of a paged list (RV unset)
         QString ns;                // a namespaced list
+        bool protobuf = false; // the wire it asks for (Accept: application/vnd.kubernetes.protobuf)
+        // Who sends it (API Priority and Fairness's flow: the user, a service account).
+        QString flow;
         // Label and further field selectors, applied where the store filters (null: none).
         std::function<bool(const KeyValue&)> matches;
     };
@@ -83,6 +93,7 @@ public:
         QString continueToken;                // more to list: the next page's token
         std::int64_t remainingItemCount = -1; // with the token, when no selector filters
         std::int64_t scannedBytes = -1;       // etcd: what this page read (ListPage); -1: unknown
+        std::int64_t largestReadBytes = -1;   // etcd: its largest single read; -1: all at once
     };
     // A LIST by the delegator rules of the version (kube/ListRouting.h): RV="" consistent reads
     // from the cache after the progress wait (1.31+, etcd 3.4.31+/3.5.13+) or etcd; Exact and
@@ -111,6 +122,10 @@ public:
 
     // The lists it is serving, the memory they hold, the requests per resource.
     const ListPressure& listPressure() const { return m_pressure; }
+    // The APF level its clients' lists go through (workload-low: service accounts).
+    const PriorityLevel& priorityLevel() const { return m_apf; }
+    // The seats APF charges for this list (kube/ApfRules.h); 1 before 1.20.
+    int listSeats(const ListOptions& options);
     // OOM kills since it was created, and what its lists held at the last one.
     int oomKills() const { return m_oomKills; }
     struct OomKill {
@@ -126,9 +141,13 @@ private:
     void streamInitialState(const Cacher& cacher, const ServerWatch& w);
     // A plain watch at RV ""/"0" that the handler turns into a watch-list (WatchList on).
     bool defaultsToWatchList(const WatchOptions& options) const;
+    bool waitsRequestProgress() const;
     void serveWatch(Cacher& cache, const std::shared_ptr<ServerWatch>& w,
                     const WatchOptions& options, bool watchList);
     void openStreams();
+    void closeStreams();
+    // The list once APF let it run.
+    void serveList(const ListOptions& options, std::function<void(ListResult)> done);
     void goDown(TimeUs downtime);
     // Wraps a list's answer so it is held (and accounted) while it is served.
     std::function<void(ListResult)> accounted(const ListOptions& options,
@@ -161,12 +180,22 @@ private:
     bool m_up = false;
     bool m_partitioned = false;
     TimeUs m_upAt = 0;
-    int m_cacheStream = -1;
-    int m_clientStream = -1;
+    // Per resource it serves: the cacher's stream, and the one etcd-served watches use (the
+    // same stream without SeparateCacheWatchRPC: one client, the same gRPC metadata).
+    struct ResourceStreams {
+        int resource = -1;
+        int cache = -1;
+        int client = -1;
+    };
+    const ResourceStreams* streamsOf(int resource) const;
+    std::vector<int> m_resources;
+    std::vector<ResourceStreams> m_streams;
     int m_nextWatchId = 0;
     std::int64_t m_listRequests = 0;
     std::int64_t m_watchRequests = 0;
     ListPressure m_pressure;
+    PriorityLevel m_apf;
+    int m_generation = 0; // bumped when it goes down: seats of lists from before are gone
     int m_oomKills = 0;
     OomKill m_lastOom;
 };

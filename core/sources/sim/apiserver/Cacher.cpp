@@ -175,7 +175,7 @@ void Cacher::watchFrom(ResourceVersion rv) {
     options.startRevision = rv + 1;
     options.prevKv = true;
     options.progressNotify = m_server.profile().cacherProgressNotify();
-    m_etcdWatch = m_ctx.etcd.watches().watch(m_server.cacheStream(), options, this);
+    m_etcdWatch = m_ctx.etcd.watches().watch(m_server.cacheStream(m_resource), options, this);
     WatchRequest request;
     request.rv = rv;
     m_ctx.hub.watchOpened(m_hubId, m_ctx.now, request);
@@ -447,7 +447,7 @@ void Cacher::serviceWaits() {
     if (m_ready && m_ctx.now >= m_nextProgressRequest &&
         std::any_of(m_waits.begin(), m_waits.end(),
                     [](const Wait& w) { return w.requestProgress; })) {
-        m_ctx.etcd.watches().requestProgress(m_server.cacheStream());
+        m_ctx.etcd.watches().requestProgress(m_server.cacheStream(m_resource));
         m_nextProgressRequest = m_ctx.now + cacher::kProgressRequestPeriod;
     }
     auto waits = std::move(m_waits);

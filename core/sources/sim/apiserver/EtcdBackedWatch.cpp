@@ -33,6 +33,13 @@ EtcdBackedWatch::EtcdBackedWatch(SimContext& ctx, const ServerProfile& profile,
             d.rv = d.object->modRev;
             m_watch->buffer.push_back(std::move(d));
         }
+        if (start.initialEventsEnd) {
+            WatchDelivery d;
+            d.type = WatchEventType::Bookmark;
+            d.initialEventsEnd = true;
+            d.rv = current;
+            m_watch->buffer.push_back(std::move(d));
+        }
     }
     m_watch->startRv = m_watch->lastRv;
     m_etcdWatch = m_ctx.etcd.watches().watch(stream, options, this);

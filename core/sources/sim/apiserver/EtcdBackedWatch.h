@@ -18,9 +18,13 @@ class EtcdBackedWatch : public EtcdWatchReceiver {
 public:
     // Where the watch starts: from `rv` (N: from revision N+1), or with `initialState` (RV ""
     // and "0", etcd3/watcher.go sync()) from now after one ADDED per current object.
+    // `initialEventsEnd`: a watch-list with bookmarks (WatchList on, 1.29+): the initial state
+    // ends with the k8s.io/initial-events-end bookmark at the revision it was read at
+    // (etcd3/watcher.go@v0.29.0 startWatching, isInitialEventsEndBookmarkRequired).
     struct Start {
         ResourceVersion rv = 0;
         bool initialState = false;
+        bool initialEventsEnd = false;
     };
     EtcdBackedWatch(SimContext& ctx, const ServerProfile& profile, std::shared_ptr<ServerWatch> w,
                     int stream, Start start);

@@ -62,13 +62,28 @@ ListPage ListPage::cut(const SimKeyspace& keys, std::vector<KeyValuePtr> objects
             page.remainingItemCount = static_cast<std::int64_t>(selected.size() - count);
     }
     page.scannedBytes = rangeBytes;
+    std::int64_t scannedObjects = static_cast<std::int64_t>(paged ? ranged.size() : 0);
     if (!page.continueToken.isEmpty()) {
         // The read stopped at the page's last key: what lies beyond is the next page's.
         const std::string& last = selected[count - 1].key;
         page.scannedBytes = 0;
+        scannedObjects = 0;
         for (const auto& [key, size] : ranged)
-            if (relativeKey(keys, key, selection.ns) <= last)
+            if (relativeKey(keys, key, selection.ns) <= last) {
                 page.scannedBytes += size;
+                ++scannedObjects;
+            }
+    }
+    page.largestReadBytes = page.scannedBytes;
+    if (paged && scannedObjects > 0) {
+        constexpr std::int64_t kMaxChunk = 10000; // etcd3 store maxLimit
+        std::int64_t chunk = limit, left = scannedObjects, largest = 0;
+        while (left > 0) {
+            largest = std::max(largest, std::min(chunk, left));
+            left -= chunk;
+            chunk = std::min(2 * chunk, kMaxChunk);
+        }
+        page.largestReadBytes = page.scannedBytes * largest / scannedObjects;
     }
     page.items.reserve(count);
     for (std::size_t i = 0; i < count; ++i)

@@ -29,6 +29,11 @@ struct ListPage {
     // namespace's prefix) from the continue key up to the page's last key, or to the end when no
     // page follows; the selectors run on the decoded objects (storage/etcd3/store.go GetList).
     std::int64_t scannedBytes = 0;
+    // The largest single etcd read of that range: a paged list reads it in chunks of `limit`
+    // objects, doubled after each chunk that did not fill the page, up to 10,000, and frees each
+    // chunk's KVs as it decodes them (store.go GetList, maxLimit); an unpaged list reads it at
+    // once. Chunk bytes are the range's average object size times the chunk's objects.
+    std::int64_t largestReadBytes = 0;
 
     // `start`: the continue token's key (relative to the list's prefix, "ns/name\0"), or empty.
     static ListPage cut(const SimKeyspace& keys, std::vector<KeyValuePtr> objects,

@@ -27,7 +27,8 @@ std::int64_t ListPressure::scannedBytes(int resource) {
 }
 
 void ListPressure::serve(int resource, listmemory::Path path, const std::vector<KeyValuePtr>& items,
-                         std::int64_t scanned, Deliver deliver) {
+                         std::int64_t scanned, std::int64_t largestRead, bool streaming,
+                         Deliver deliver) {
     if (!m_config.enabled || m_config.listBytesPerSecond <= 0) {
         deliver(true, {});
         return;
@@ -40,10 +41,12 @@ void ListPressure::serve(int resource, listmemory::Path path, const std::vector<
     cost.scannedBytes = path != listmemory::Path::Etcd ? cost.selectedBytes
                         : scanned >= 0                 ? scanned
                                                        : scannedBytes(resource);
+    cost.largestReadBytes =
+        largestRead >= 0 ? std::min(largestRead, cost.scannedBytes) : cost.scannedBytes;
     const std::int64_t work = listmemory::workBytes(path, cost);
     const auto took =
         static_cast<TimeUs>(static_cast<double>(work) * kUsPerSecond / m_config.listBytesPerSecond);
-    InFlight l{resource, listmemory::heldBytes(path, cost, m_profile),
+    InFlight l{resource, listmemory::heldBytes(path, cost, streaming),
                m_ctx.now + m_profile.requestTimeout, m_ctx.now + took, std::move(deliver)};
     m_heldBytes += l.held;
     ResourceCounts& c = counts(resource);

@@ -39,8 +39,12 @@ public:
     // deliver(false, 504) at the request timeout. `scannedBytes`: what an etcd read covered (a
     // page of a paged list: its range); -1: the whole resource. A watch-list's initial state is
     // served the same way (Path::WatchList), with a deliver that does nothing.
+    // `streaming`: the response is encoded item by item (its wire's streaming-encoding gate).
+    // `largestReadBytes`: its largest single etcd read (a paged list reads in chunks; -1: all
+    // of the scan at once).
     void serve(int resource, listmemory::Path path, const std::vector<KeyValuePtr>& items,
-               std::int64_t scannedBytes, Deliver deliver);
+               std::int64_t scannedBytes, std::int64_t largestReadBytes, bool streaming,
+               Deliver deliver);
     void countWatch(int resource) { ++counts(resource).watches; }
     void countList(int resource) { ++counts(resource).lists; }
 
@@ -63,6 +67,9 @@ public:
     }
     // The resource whose in-flight lists hold the most (-1: none).
     int heaviestResource() const;
+    // The bytes of the resource's live objects (what an etcd list of it scans), summed again
+    // at most once per simulated second.
+    std::int64_t storedBytes(int resource) { return scannedBytes(resource); }
 
 private:
     struct InFlight {

@@ -98,24 +98,31 @@ void ClientReflector::backoffThen(Next next) {
 
 void ClientReflector::startList() {
     // Every ListAndWatch of a watch-list client starts with a watch-list instead of the LIST
-    // (KEP-3157), unless this one fell back to LIST + WATCH.
+    // (KEP-3157), unless this one fell back to LIST + WATCH. A client that lists with a plain
+    // List() is no reflector: client-go's typed List() stays a LIST in every release
+    // (gentype/type.go@v0.35.0; the conversion existed only in 0.31-0.33, behind the
+    // off-by-default WatchListClient gate).
     const bool fallback = std::exchange(m_fallbackToList, false);
-    if (m_config.watchOnly || (m_config.profile.watchList && !fallback)) {
+    if (m_config.watchOnly ||
+        (m_config.profile.watchList && !fallback && !m_config.consistentFirstList)) {
         startWatch(!m_config.watchOnly);
         return;
     }
     ApiServer::ListOptions options;
     options.resource = m_config.resource;
     options.selectorGroup = m_config.selectorGroup;
+    options.protobuf = m_config.profile.protobufWire;
+    options.flow = m_config.flow.isEmpty() ? m_config.id : m_config.flow;
     const auto listRv =
         m_config.profile.relistResourceVersion(m_lastSyncRv, m_rvUnavailable, m_paginatedResult);
     options.rv = listRv.rv;
     options.rvEmpty = listRv.empty;
     options.limit = listRv.limit;
     if (m_config.consistentFirstList && !m_everSynced) {
+        // List(ctx, metav1.ListOptions{FieldSelector: ...}): RV="" and no limit.
         options.rvEmpty = true;
         options.rv = 0;
-        options.limit = 500;
+        options.limit = 0;
     }
     m_requestedRv = options.rvEmpty ? 0 : options.rv;
     ListRequest request;

@@ -18,14 +18,19 @@ struct SimContext;
 
 struct ClientConfig {
     QString id;
+    // Who it authenticates as: API Priority and Fairness's flow (the instances of one client
+    // group share a service account). Empty: its id.
+    QString flow;
     int resource = -1;
     ClientProfile profile;
     int selectorGroup = -1;         // -1: no selector
     double readEventsPerSecond = 0; // how fast it reads its watch (0: as fast as they come)
     int apiserver = 0;              // the apiserver it talks to first
     TimeUs startAt = 0;
-    bool watchOnly = false;           // watches with RV="" and never lists (kubectl get -w, falco)
-    bool consistentFirstList = false; // lists with RV="" until synced once (a plain List())
+    bool watchOnly = false; // watches with RV="" and never lists (kubectl get -w, falco)
+    // Lists with a plain List() - RV="", no limit, never a watch-list - when it starts or
+    // restarts, then watches from that list's RV.
+    bool consistentFirstList = false;
     // Its watches go through a proxy / aggregated API server that accepts sendInitialEvents
     // but never sends the initial-events-end bookmark (InitialEventsProxy.h).
     bool viaInitialEventsProxy = false;
