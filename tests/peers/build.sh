@@ -3,7 +3,8 @@
 # (nothing is downloaded but Go modules; nothing built is committed):
 #
 #   tests/peers/build.sh [PEER...]      PEER: kube-apiserver-1.33, kube-apiserver-1.35, etcd-3.6,
-#                                      clientgo-0.35 (default: all of them)
+#                                      clientgo-0.35 (default: all of them); kube-apiserver-1.28
+#                                      on demand (seed-prevkv-nil.sh)
 #
 # Programs go to $WS_PEERS_BIN (default build/peers/bin): kube-apiserver-1.35, etcd-3.6,
 # informer-0.35, writer-0.35. The go command's build cache makes a second run take seconds; a
