@@ -167,6 +167,29 @@ private slots:
         QCOMPARE(c->consistentReads(true, false), 0);
     }
 
+    // ConsistentListFromCache as an alpha (1.28-1.30, gate set): the same wait, but no fallback
+    // to etcd - the client gets the 504 "Too large resource version" after 3 s.
+    void consistentReadAlphaHasNoFallback() {
+        SimHarness h("1.30", 10, QStringLiteral("configmaps"), 0,
+                     {{QStringLiteral("ConsistentListFromCache"), true}}, [](ApiServerConfig& c) {
+                         c.etcd = EtcdFacts(QStringLiteral("3.5.13"));
+                         c.etcdStreamEventsPerSecond = 10;
+                     });
+        h.runFor(milliseconds(200));
+        for (int i = 0; i < 500; ++i)
+            h.write(i);
+        ApiServer::ListOptions o;
+        o.resource = h.resource;
+        o.rvEmpty = true;
+        TimeUs took = 0;
+        const auto r = listAndWait(h, o, &took);
+        QVERIFY(r && !r->ok);
+        QCOMPARE(took, seconds(3));
+        QCOMPARE(r->status.code, 504);
+        QVERIFY2(r->status.message.contains(QLatin1String("Too large resource version")),
+                 qPrintable(r->status.message));
+    }
+
     // A paged list whose continue revision etcd compacted: 410 Expired with etcd3's message and
     // a fresh token (rv -1, the same start key), in 1.16 as in 1.34 (where the continue is
     // served from a cache snapshot until the cache compactor, 15 s later, drops it). From 1.31

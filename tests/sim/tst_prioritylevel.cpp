@@ -91,7 +91,7 @@ private slots:
         admit(level, 0, 10, c, QStringLiteral("b"));
         QCOMPARE(level.waiting(), 4);
         // A release lets the first waiter in.
-        level.release(seconds(1), 10);
+        level.release(10);
         QCOMPARE(c.started, 4);
         QCOMPARE(level.waiting(), 3);
         // Past the wait limit the rest are turned away.
@@ -108,7 +108,7 @@ private slots:
         admit(level, 0, 3, c);
         admit(level, 0, 10, c);
         QCOMPARE(c.started, 1);
-        level.release(milliseconds(10), 3);
+        level.release(3);
         QCOMPARE(c.started, 2);
         QCOMPARE(level.seatsInUse(), 10);
     }

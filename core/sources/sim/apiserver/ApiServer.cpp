@@ -270,10 +270,19 @@ void ApiServer::listConsistent(Cacher& cacher, const ListQuery& q,
             c->countConsistentRead(true, false);
             listFromCache(*c, q, done);
         },
-        [this, c, q, done](bool serverDown) {
+        [this, c, q, done, target](bool serverDown) {
             if (serverDown) {
                 ListResult r;
                 r.status = downError();
+                done(std::move(r));
+                return;
+            }
+            // The alpha of 1.28-1.30 has no fallback: the wait's error reaches the client
+            // (cacher.go@v0.30.0 GetList); the delegator's fallback to etcd came with 1.31.
+            if (m_config.profile.minor < 31) {
+                ListResult r;
+                r.status =
+                    ApiStatus::tooLarge(m_config.profile, target, c->cache().resourceVersion());
                 done(std::move(r));
                 return;
             }
@@ -401,7 +410,7 @@ void ApiServer::list(const ListOptions& options, std::function<void(ListResult)>
             // take to move).
             serveList(options, accounted(options, [this, answer, seats, generation](ListResult r) {
                           if (generation == m_generation)
-                              m_apf.release(m_ctx.now, seats);
+                              m_apf.release(seats);
                           (*answer)(std::move(r));
                       }));
         },

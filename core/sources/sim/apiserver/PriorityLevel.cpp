@@ -25,13 +25,12 @@ void PriorityLevel::admit(TimeUs now, const QString& flow, int seats, Start star
     m_queue.push_back({now, flow, seats, std::move(start), std::move(reject)});
 }
 
-void PriorityLevel::release(TimeUs now, int seats) {
+void PriorityLevel::release(int seats) {
     m_inUse = std::max(0, m_inUse - seats);
-    dispatch(now);
+    dispatch();
 }
 
-void PriorityLevel::dispatch(TimeUs now) {
-    (void)now;
+void PriorityLevel::dispatch() {
     // A started request may finish at once and release its seats: one loop dispatches all.
     if (m_dispatching)
         return;
@@ -55,7 +54,7 @@ void PriorityLevel::tick(TimeUs now) {
         --m_queuedByFlow[w.flow];
         drop(now, w.reject);
     }
-    dispatch(now);
+    dispatch();
 }
 
 void PriorityLevel::abortAll(const ApiStatus& status) {

@@ -35,7 +35,7 @@ public:
     // (or is rejected with 429 at once when its flow's queues are full). A started request
     // holds its seats until release(seats).
     void admit(TimeUs now, const QString& flow, int seats, Start start, Reject reject);
-    void release(TimeUs now, int seats);
+    void release(int seats);
     void tick(TimeUs now); // waiters past the wait limit get their 429
     // The apiserver went down: every waiter gets `status`, no seats are held.
     void abortAll(const ApiStatus& status);
@@ -53,7 +53,7 @@ private:
         Reject reject;
     };
     bool fits(int seats) const;
-    void dispatch(TimeUs now);
+    void dispatch();
     void drop(TimeUs now, const Reject& reject);
     int retryAfter(TimeUs now);
 
