@@ -9,7 +9,9 @@
 # client-go programs of tests/peers/, with Go from scripts/lib/go.sh), build default, asan, tsan
 # and fuzz, test default, test peers (the tests beside the real peers, label "peers", plain
 # build only), test asan, tsan and fuzz. They overlap where one leaves CPU idle (see "The order
-# of work" below; WS_OVERLAP=0 runs them one after the other). The tsan phases build and run only the threaded tests: the
+# of work" below; WS_OVERLAP=0 runs them one after the other). With asan among the presets, the
+# unit suite runs under ASan + UBSan and test default runs only the tests a plain build alone can
+# judge (labels plain and packaging). The tsan phases build and run only the threaded tests: the
 # tsan test preset's filter (CMakePresets.json) selects them, and the build takes its target list
 # from that same filter (`ctest --preset tsan -N`). A failing phase does not stop the later
 # independent ones (a failed build skips only its own tests), so one run reports everything.
@@ -73,6 +75,14 @@ background() {
     ( renice -n "$nice" -p "$BASHPID" >/dev/null 2>&1 || true; "$fn" ) >"$STATE/track-$name.log" 2>&1 &
     TRACK_PID[$name]=$!
 }
+# wait_phase NAME TRACK : waits until phase NAME of background track TRACK has ended (its line is
+# in the phases file), or the track has ended without it.
+wait_phase() {
+    while ! awk -F'\t' -v n="$1" '$1 == n { found = 1 } END { exit !found }' "$STATE/phases"; do
+        kill -0 "${TRACK_PID[$2]}" 2>/dev/null || return 0
+        sleep 5
+    done
+}
 join_track() {
     local name="$1"
     wait "${TRACK_PID[$name]}" || true
@@ -134,11 +144,28 @@ build_peers() {
     go="$(ws_go)" || return 1
     WS_GO="$go" bash tests/peers/build.sh
 }
+# With asan among the presets, the unit suite runs under ASan + UBSan only, and the plain build
+# builds the two programs and the tests that only a plain build can judge: labels "plain"
+# (wall-clock and speed limits the sanitizers would measure instead), "packaging" and "peers"
+# (tests/CMakeLists.txt). WS_PRESETS=default alone builds and runs every test of the plain build.
+PLAIN_LABELS='^(plain|packaging|peers)$'
 build_one() {
-    if [[ "$1" == tsan ]]; then
-        ws_build_preset tsan --tests # only the test executables the tsan test preset runs
+    case "$1" in
+        tsan) ws_build_preset tsan --tests ;; # only the test executables the tsan test preset runs
+        default)
+            if has_preset asan; then
+                ws_build_preset default --labels "$PLAIN_LABELS" watchscope watchscope-cli
+            else
+                ws_build_preset default
+            fi ;;
+        *) ws_build_preset "$1" ;;
+    esac
+}
+test_default() {
+    if has_preset asan; then
+        run_ctest default -L '^(plain|packaging)$'
     else
-        ws_build_preset "$1"
+        run_ctest default -LE peers
     fi
 }
 peers_track() { run_phase "build peers" build_peers; }
@@ -163,8 +190,10 @@ fuzz_tests_track() { test_preset fuzz; }
 #   background:  build peers (nice 10: before the sanitizer builds, needed by test peers)
 #   background:  build asan -> build tsan -> build fuzz (nice 19), then test fuzz (nice 19)
 # so the peers and the sanitizer builds use the CPU that the plain build's link steps and the
-# plain tests leave idle, and the plain tests run at full speed. WS_OVERLAP=0 runs every phase
-# one after the other.
+# plain tests leave idle, and the plain tests run at full speed; test asan starts when build asan
+# ends (beside build tsan and fuzz). With asan among the presets the plain build holds only the
+# programs and the tests labelled plain, packaging and peers (see build_one). WS_OVERLAP=0 runs
+# every phase one after the other.
 run_phase install install_all
 if phase_failed install; then
     ws_die "package installation failed; nothing else can run"
@@ -186,7 +215,7 @@ fi
 if has_preset default; then
     run_phase "build default" build_one default
     if phase_ok "build default"; then
-        run_phase "test default" run_ctest default -LE peers
+        run_phase "test default" test_default
     else
         skip_phase "test default" "build default failed"
     fi
@@ -201,6 +230,11 @@ if has_preset default; then
 fi
 if [[ $SANITIZERS == 1 ]]; then
     if [[ $OVERLAP == 1 ]]; then
+        # The ASan tests start as soon as their build ends, beside the later sanitizer builds.
+        if has_preset asan; then
+            wait_phase "build asan" sanitizer-builds
+            test_preset asan
+        fi
         join_track sanitizer-builds
         if has_preset fuzz; then
             background fuzz-tests 19 fuzz_tests_track # CPU-bound fuzzing takes what the others leave
@@ -211,7 +245,7 @@ if [[ $SANITIZERS == 1 ]]; then
     for preset in "${PRESETS[@]}"; do
         case "$preset" in
             default) ;;
-            fuzz) [[ $OVERLAP == 1 ]] || test_preset fuzz ;;
+            asan | fuzz) [[ $OVERLAP == 1 ]] || test_preset "$preset" ;;
             *) test_preset "$preset" ;;
         esac
     done
@@ -242,7 +276,8 @@ for name in install "build peers" "build default" "build asan" "build tsan" "bui
 done
 if [[ $OVERLAP == 1 ]]; then
     echo "  (overlapped: build peers at nice 10 beside build default and test default; the sanitizer"
-    echo "   builds at nice 19 beside them; test fuzz at nice 19 beside test asan and test tsan)"
+    echo "   builds at nice 19 beside them, test asan beside build tsan and fuzz; test fuzz at nice 19"
+    echo "   beside test asan and test tsan)"
 fi
 printf '  %-14s %s\n' "wall time" "$(ws_fmt_duration $((SECONDS - RUN_START)))"
 if command -v ccache >/dev/null 2>&1; then

@@ -168,41 +168,49 @@ ws_ccache_env() {
 
 ws_jobs() { nproc 2>/dev/null || echo 2; }
 
-# ws_test_targets PRESET : prints the test executables that test preset PRESET selects (its
-# filter), one a line, sorted. Needs the configure preset of the same name configured, nothing
-# built (`ctest -N` only lists). A test is named AREA.EXECUTABLE (tests/CMakeLists.txt), so the
-# target is the part after the first dot. Fails if ctest fails.
+# ws_test_targets PRESET [CTEST ARGS...] : prints the test executables that test preset PRESET
+# selects (its filter, narrowed by CTEST ARGS such as -L LABEL), one a line, sorted. Needs the
+# configure preset of the same name configured, nothing built (`ctest -N` only lists). A test is
+# named AREA.EXECUTABLE[:VARIANT] (tests/CMakeLists.txt; tests/real runs one executable per
+# control plane, e.g. real.tst_realcluster:apiserver-1.33:etcd-3.4), so the target is the part
+# between the first dot and the first colon. Fails if ctest fails.
 ws_test_targets() {
     local preset="$1" listing
-    listing="$(cd "$WS_ROOT" && ctest --preset "$preset" -N 2>&1)" \
+    shift
+    listing="$(cd "$WS_ROOT" && ctest --preset "$preset" -N "$@" 2>&1)" \
         || { printf '%s\n' "$listing" >&2; return 1; }
-    sed -nE 's/^[[:space:]]*Test[[:space:]]+#[0-9]+: [^.[:space:]]+\.([^[:space:]]+)[[:space:]]*$/\1/p' \
+    sed -nE 's/^[[:space:]]*Test[[:space:]]+#[0-9]+: [^.[:space:]]+\.([^:[:space:]]+)(:[^[:space:]]*)?[[:space:]]*$/\1/p' \
         <<<"$listing" | sort -u
 }
 
-# ws_build_preset NAME [--tests | TARGET...] : configure + build one CMake preset from the
-# repository root. With TARGETs, only those; with --tests, only the test executables that the
-# test preset NAME selects (see ws_test_targets), so the list follows the preset's filter and the
-# test files; a filter that selects no test is an error (building nothing would pass silently).
+# ws_build_preset NAME [--tests | --labels REGEX] [TARGET...] : configure + build one CMake preset
+# from the repository root. With TARGETs, only those; with --tests, only the test executables that
+# the test preset NAME selects (see ws_test_targets), so the list follows the preset's filter and
+# the test files; with --labels REGEX, only those of its tests whose label matches REGEX (ctest
+# -L), beside the TARGETs. A selection that finds no test is an error (building nothing would pass
+# silently). WS_CONFIGURE_ARGS (an array, optional) is added to the configure command.
 ws_build_preset() {
     local preset="$1"; shift
-    local only_tests=0 targets=()
+    local only_tests=0 select=() targets=()
     if [[ "${1:-}" == --tests ]]; then
         only_tests=1; shift
+    elif [[ "${1:-}" == --labels ]]; then
+        only_tests=1 select=(-L "$2"); shift 2
     fi
-    [[ $# -gt 0 ]] && targets=(--target "$@")
+    [[ $# -gt 0 ]] && targets=("$@")
     ( cd "$WS_ROOT" || exit 1
-      ws_log "configuring preset '$preset'"
-      cmake --preset "$preset" || { ws_warn "configure of preset '$preset' failed"; exit 1; }
+      ws_log "configuring preset '$preset'${WS_CONFIGURE_ARGS:+ with ${WS_CONFIGURE_ARGS[*]}}"
+      cmake --preset "$preset" "${WS_CONFIGURE_ARGS[@]}" || { ws_warn "configure of preset '$preset' failed"; exit 1; }
       if [[ $only_tests -eq 1 ]]; then
           local list
-          list="$(ws_test_targets "$preset")" \
-              || { ws_warn "ctest --preset $preset -N failed"; exit 1; }
-          [[ -n "$list" ]] || { ws_warn "test preset '$preset' selects no test: nothing to build"; exit 1; }
+          list="$(ws_test_targets "$preset" "${select[@]}")" \
+              || { ws_warn "ctest --preset $preset -N ${select[*]} failed"; exit 1; }
+          [[ -n "$list" ]] || { ws_warn "test preset '$preset'${select[*]:+ ${select[*]}} selects no test: nothing to build"; exit 1; }
           local names=()
           mapfile -t names <<<"$list"
-          targets=(--target "${names[@]}")
+          targets+=("${names[@]}")
       fi
+      [[ ${#targets[@]} -gt 0 ]] && targets=(--target "${targets[@]}")
       ws_log "building preset '$preset' with -j$(ws_jobs)${targets[*]:+ ${targets[*]}}"
       cmake --build --preset "$preset" -j"$(ws_jobs)" "${targets[@]}" || { ws_warn "build of preset '$preset' failed"; exit 1; }
     )
