@@ -17,12 +17,8 @@ namespace {
 
 const QString kCollection = QStringLiteral("/api/v1/configmaps");
 
-const QByteArray kList = "{\"kind\":\"ConfigMapList\",\"apiVersion\":\"v1\",\"metadata\":{"
-                         "\"resourceVersion\":\"1042\"},\"items\":[{\"metadata\":{\"name\":"
-                         "\"kube-root-ca.crt\",\"namespace\":\"default\",\"uid\":\"0d9b1f0e-"
-                         "6c1a-4c59-9d0e-4a0b7b3f2c11\",\"resourceVersion\":\"317\","
-                         "\"creationTimestamp\":\"2026-11-28T05:00:00Z\"},\"data\":{\"ca.crt\":"
-                         "\"-----BEGIN CERTIFICATE-----\"}}]}";
+// A list of one ConfigMap at RV 1042.
+const QByteArray kList = ScriptedApiServer::configMapList();
 // Cacher.Watch's newErrWatcher when etcd cannot request watch progress.
 const QByteArray kNoProgressNotify =
     "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"

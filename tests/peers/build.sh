@@ -3,11 +3,14 @@
 # (nothing is downloaded but Go modules; nothing built is committed):
 #
 #   tests/peers/build.sh [PEER...]      PEER: kube-apiserver-1.33, kube-apiserver-1.35, etcd-3.6,
-#                                      clientgo-0.35 (default: all of them); kube-apiserver-1.28
-#                                      on demand (seed-prevkv-nil.sh)
+#                                      clientgo-0.35 (informer and writer), clientgo-0.18.5,
+#                                      clientgo-0.18.6, clientgo-0.22, clientgo-0.29, clientgo-0.36
+#                                      (informer) (default: all of them); kube-apiserver-1.28 on
+#                                      demand (seed-prevkv-nil.sh)
 #
 # Programs go to $WS_PEERS_BIN (default build/peers/bin): kube-apiserver-1.35, etcd-3.6,
-# informer-0.35, writer-0.35. The go command's build cache makes a second run take seconds; a
+# informer-0.35, writer-0.35, informer-0.18.5, ... The informers of every client-go release build
+# from one source (clientgo/informer) against clientgo/go.mod (0.35) or clientgo/releases/R.mod. The go command's build cache makes a second run take seconds; a
 # program is rebuilt only when its module's files are newer than it. Set WS_GO to the go command
 # to use (default: `go` on PATH; scripts/lib/go.sh finds or fetches one >= 1.25).
 set -euo pipefail
@@ -16,7 +19,8 @@ root="$(cd "$here/../.." && pwd)"
 bin="${WS_PEERS_BIN:-$root/build/peers/bin}"
 go="${WS_GO:-go}"
 mkdir -p "$bin"
-all=(kube-apiserver-1.33 kube-apiserver-1.35 etcd-3.6 clientgo-0.35)
+all=(kube-apiserver-1.33 kube-apiserver-1.35 etcd-3.6 clientgo-0.35 clientgo-0.18.5 clientgo-0.18.6
+     clientgo-0.22 clientgo-0.29 clientgo-0.36)
 peers=("$@"); [[ ${#peers[@]} -gt 0 ]] || peers=("${all[@]}")
 
 # up_to_date OUT DIR : OUT exists and is newer than every file of module DIR.
@@ -45,12 +49,23 @@ build_apiserver() {
     mv "$out.tmp" "$out"
 }
 
-build_module() {  # NAME DIR PKG OUT
+build_module() {  # NAME DIR PKG OUT [GO BUILD FLAGS...]
     local name="$1" dir="$2" pkg="$3" out="$4"
+    shift 4
     up_to_date "$out" "$dir" && { echo "$name: up to date"; return 0; }
     echo "$name: building"
-    (cd "$dir" && "$go" build -trimpath -ldflags "-s -w" -o "$out.tmp" "$pkg")
+    (cd "$dir" && "$go" build "$@" -trimpath -ldflags "-s -w" -o "$out.tmp" "$pkg")
     mv "$out.tmp" "$out"
+}
+# The informer of client-go release R (0.18.5, 0.22, ...) from clientgo/releases/R.mod; before
+# 0.26 its event handler registration and factory shutdown differ (build tag clientgo_pre026).
+build_informer_release() {
+    local release="$1" dir="$here/clientgo" minor
+    [[ -f "$dir/releases/$release.mod" ]] || { echo "build.sh: no clientgo/releases/$release.mod" >&2; return 2; }
+    minor="${release#0.}"; minor="${minor%%.*}"
+    local flags=(-modfile="releases/$release.mod")
+    [[ "$minor" -ge 26 ]] || flags+=(-tags clientgo_pre026)
+    build_module "informer-$release" "$dir" ./informer "$bin/informer-$release" "${flags[@]}"
 }
 
 for p in "${peers[@]}"; do
@@ -58,10 +73,10 @@ for p in "${peers[@]}"; do
     case "$p" in
         kube-apiserver-*) build_apiserver "${p#kube-apiserver-}" ;;
         etcd-*) build_module "$p" "$here/etcd/${p#etcd-}" . "$bin/$p" ;;
-        clientgo-*)
-            v="${p#clientgo-}"
-            build_module "informer-$v" "$here/clientgo/$v" ./informer "$bin/informer-$v"
-            build_module "writer-$v" "$here/clientgo/$v" ./writer "$bin/writer-$v" ;;
+        clientgo-0.35)
+            build_module informer-0.35 "$here/clientgo" ./informer "$bin/informer-0.35"
+            build_module writer-0.35 "$here/clientgo" ./writer "$bin/writer-0.35" ;;
+        clientgo-*) build_informer_release "${p#clientgo-}" ;;
         *) echo "build.sh: unknown peer: $p (known: ${all[*]})" >&2; exit 2 ;;
     esac
     echo "$p: $((SECONDS - t0)) s"

@@ -11,7 +11,7 @@
 //   api.setHandler([](const ScriptedApiServer::Request& r) { ... return reply; });
 //   source connects to api.url()
 //
-// Discovery (/version, /api/v1 with the resources given, /apis with no groups) and /metrics
+// Discovery (/version, /api, /api/v1 with the resources given, /apis with no groups) and /metrics
 // (403) are answered unless the handler answers them itself; the handler returns nullopt to
 // leave a request to those defaults, and anything else nobody answers gets a 404 Status.
 
@@ -70,6 +70,15 @@ public:
         body += ",\"code\":" + QByteArray::number(code) + "}";
         r.chunks << body;
         return r;
+    }
+    // A ConfigMapList body at RV 1042 with one object (kube-root-ca.crt in default, RV 317).
+    static QByteArray configMapList() {
+        return "{\"kind\":\"ConfigMapList\",\"apiVersion\":\"v1\",\"metadata\":{"
+               "\"resourceVersion\":\"1042\"},\"items\":[{\"metadata\":{\"name\":"
+               "\"kube-root-ca.crt\",\"namespace\":\"default\",\"uid\":\"0d9b1f0e-"
+               "6c1a-4c59-9d0e-4a0b7b3f2c11\",\"resourceVersion\":\"317\","
+               "\"creationTimestamp\":\"2026-11-28T05:00:00Z\"},\"data\":{\"ca.crt\":"
+               "\"-----BEGIN CERTIFICATE-----\"}}]}";
     }
     // A watch: 200, one chunk per event, left open unless `end`.
     static Reply watch(const QList<QByteArray>& events, bool end = false) {
@@ -162,6 +171,11 @@ private:
             reply.chunks << "{\"major\":\"1\",\"minor\":\"35\",\"emulationMajor\":\"1\","
                             "\"emulationMinor\":\"35\",\"gitVersion\":\"v1.35.4\",\"platform\":"
                             "\"linux/amd64\"}";
+        } else if (r.path == QLatin1String("/api")) {
+            reply.chunks << "{\"kind\":\"APIVersions\",\"versions\":[\"v1\"],"
+                            "\"serverAddressByClientCIDRs\":[{\"clientCIDR\":\"0.0.0.0/0\","
+                            "\"serverAddress\":\"127.0.0.1:" +
+                                QByteArray::number(m_server.serverPort()) + "\"}]}";
         } else if (r.path == QLatin1String("/api/v1")) {
             QByteArray list;
             for (const QString& plural : m_resources) {

@@ -1,6 +1,7 @@
-// Real client-go 0.35 programs the tests run beside WatchScope (tests/peers/build.sh):
-// informer lists and watches as a real informer and logs what it does as JSON lines; writer
-// creates, updates and deletes ConfigMaps through the apiserver at a fixed rate.
+// Real client-go programs the tests run beside WatchScope (tests/peers/build.sh): informer lists
+// and watches as a real informer and logs what it does as JSON lines; writer creates, updates and
+// deletes ConfigMaps through the apiserver at a fixed rate. This file pins client-go 0.35; the
+// informer of the other releases builds from the same source with -modfile=releases/<release>.mod.
 module watchscope.test/peers/clientgo
 
 go 1.25.0

@@ -124,7 +124,7 @@ func main() {
 		}
 		w := watched{name: name, informer: factory.ForResource(gvr).Informer(), counts: &counts{}}
 		c := w.counts
-		_, _ = w.informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		addEventHandler(w.informer, cache.ResourceEventHandlerFuncs{
 			AddFunc:    func(any) { c.added.Add(1) },
 			UpdateFunc: func(any, any) { c.updated.Add(1) },
 			DeleteFunc: func(any) { c.deleted.Add(1) },
@@ -152,7 +152,7 @@ func main() {
 		select {
 		case <-ctx.Done():
 			printCounts()
-			factory.Shutdown()
+			shutdown(factory)
 			return
 		case <-ticker.C:
 			printCounts()
