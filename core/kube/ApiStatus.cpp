@@ -22,7 +22,7 @@ QByteArray ApiStatus::toJson() const {
     o += R"(,"reason":)";
     appendJsonString(o, reason);
     const bool hasCauses = hasCause || !fieldCauses.empty();
-    if (hasCauses || retryAfterSeconds > 0 || !detailsKind.isEmpty()) {
+    if (hasCauses || retryAfterSeconds > 0 || !detailsKind.isEmpty() || !detailsName.isEmpty()) {
         // StatusDetails field order: name, group, kind, uid, causes, retryAfterSeconds.
         o += R"(,"details":{)";
         bool first = true;
@@ -34,6 +34,10 @@ QByteArray ApiStatus::toJson() const {
             o += name;
             o += R"(":)";
         };
+        if (!detailsName.isEmpty()) {
+            field("name");
+            appendJsonString(o, detailsName);
+        }
         if (!detailsGroup.isEmpty()) {
             field("group");
             appendJsonString(o, detailsGroup);

@@ -22,8 +22,10 @@ struct ApiStatus {
     int retryAfterSeconds = 0;
     // errors.NewInvalid: details name the kind that failed validation and carry one cause per
     // field error (reason FieldValueForbidden, ..., message, field), after the cause above.
+    // errors.NewNotFound: details name the object, its group and its resource.
+    QString detailsName;  // "ws-missing"
     QString detailsGroup; // "meta.k8s.io"
-    QString detailsKind;  // "ListOptions"
+    QString detailsKind;  // "ListOptions", "configmaps"
     struct FieldCause {
         QString reason; // field.ErrorType: FieldValueForbidden, FieldValueNotSupported
         QString message;

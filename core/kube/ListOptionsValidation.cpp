@@ -58,14 +58,9 @@ ApiStatus invalid(const std::vector<FieldError>& errors) {
 const QString kMatch = QStringLiteral("resourceVersionMatch");
 const QString kInitial = QStringLiteral("sendInitialEvents");
 
-// 1.19-1.26 (ResourceVersionMatch added in 1.19): the list checks run for watches too.
-std::vector<FieldError> validateBefore127(const WatchQuery& q) {
-    std::vector<FieldError> errs;
+// ValidateListOptions' resourceVersionMatch rules for a list (1.19+, a match is set).
+void appendListMatchErrors(const WatchQuery& q, std::vector<FieldError>& errs) {
     const QString& match = q.resourceVersionMatch;
-    if (match.isEmpty())
-        return errs;
-    errs.push_back(
-        forbidden(kMatch, QStringLiteral("resourceVersionMatch is forbidden for watch")));
     if (q.resourceVersion.isEmpty())
         errs.push_back(forbidden(kMatch, QStringLiteral("resourceVersionMatch is forbidden unless "
                                                         "resourceVersion is provided")));
@@ -77,6 +72,16 @@ std::vector<FieldError> validateBefore127(const WatchQuery& q) {
     if (match == kExact && q.resourceVersion == QLatin1String("0"))
         errs.push_back(forbidden(kMatch, QStringLiteral("resourceVersionMatch \"exact\" is "
                                                         "forbidden for resourceVersion \"0\"")));
+}
+
+// 1.19-1.26 (ResourceVersionMatch added in 1.19): the list checks run for watches too.
+std::vector<FieldError> validateBefore127(const WatchQuery& q) {
+    std::vector<FieldError> errs;
+    if (q.resourceVersionMatch.isEmpty())
+        return errs;
+    errs.push_back(
+        forbidden(kMatch, QStringLiteral("resourceVersionMatch is forbidden for watch")));
+    appendListMatchErrors(q, errs);
     return errs;
 }
 
@@ -116,6 +121,20 @@ WatchQuery WatchQuery::watchList(const QString& resourceVersion) {
     q.resourceVersionMatch = kNotOlderThan;
     q.sendInitialEvents = true;
     return q;
+}
+
+std::optional<ApiStatus> invalidListOptions(const ServerProfile& profile, const WatchQuery& query) {
+    if (profile.minor < 19)
+        return std::nullopt;
+    std::vector<FieldError> errs;
+    if (!query.resourceVersionMatch.isEmpty())
+        appendListMatchErrors(query, errs);
+    if (profile.minor >= 27 && query.sendInitialEvents)
+        errs.push_back(
+            forbidden(kInitial, QStringLiteral("sendInitialEvents is forbidden for list")));
+    if (errs.empty())
+        return std::nullopt;
+    return invalid(errs);
 }
 
 std::optional<ApiStatus> invalidWatchOptions(const ServerProfile& profile,

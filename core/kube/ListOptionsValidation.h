@@ -9,7 +9,7 @@ namespace ws {
 
 struct ServerProfile;
 
-// The list options of a watch request as sent on the wire (watch=1&...).
+// The list options of a watch (watch=1&...) or list request as sent on the wire.
 struct WatchQuery {
     QString resourceVersion;               // "" when absent
     QString resourceVersionMatch;          // "" when absent
@@ -33,6 +33,11 @@ struct WatchQuery {
 //   on, and needs resourceVersionMatch=NotOlderThan; resourceVersionMatch needs
 //   sendInitialEvents.
 std::optional<ApiStatus> invalidWatchOptions(const ServerProfile& profile, const WatchQuery& query);
+
+// The 422 Invalid a kube-apiserver of this version answers a LIST with (ValidateListOptions, not
+// a watch), or nullopt: from 1.19 a resourceVersionMatch needs a resourceVersion, no continue, a
+// known value, and Exact not at "0"; from 1.27 a list may not set sendInitialEvents.
+std::optional<ApiStatus> invalidListOptions(const ServerProfile& profile, const WatchQuery& query);
 
 // The handlers' defaulting before that validation (meta/internalversion SetListOptionsDefaults,
 // PR #115402, 1.27+): with the WatchList gate on, a watch at resourceVersion "" or "0" that names

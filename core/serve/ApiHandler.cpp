@@ -200,16 +200,25 @@ void ApiHandler::list(const ApiRequest& api, int resource, const std::string& ac
     const ServedEncoding encoding = negotiate(accept, resource, *sink);
     if (encoding == ServedEncoding::NotAcceptable)
         return;
+    // The handler's order (handlers/get.go ListResource): the label selector is parsed with the
+    // query (400), the options validated (422), then the field selector converted (400).
     QString error;
-    const auto fields = FieldSelector::parse(api.fieldSelector, &error);
-    if (!fields)
-        return respondStatus(*sink, makeStatus(400, "BadRequest", error));
     std::optional<LabelSelector> labels;
     if (!api.labelSelector.isEmpty()) {
         labels = LabelSelector::parse(api.labelSelector, &error);
         if (!labels)
             return respondStatus(*sink, makeStatus(400, "BadRequest", error));
     }
+    WatchQuery query;
+    query.resourceVersion = api.resourceVersion;
+    query.resourceVersionMatch = api.resourceVersionMatch;
+    query.sendInitialEvents = api.sendInitialEvents;
+    query.hasContinue = !api.continueToken.isEmpty();
+    if (auto invalid = invalidListOptions(m_cluster.profile(), query))
+        return respondStatus(*sink, *invalid);
+    const auto fields = FieldSelector::parse(api.fieldSelector, api.resource, &error);
+    if (!fields)
+        return respondStatus(*sink, makeStatus(400, "BadRequest", error));
     ApiServer::ListOptions o;
     o.resource = resource;
     o.rvEmpty = api.resourceVersion.isEmpty();
@@ -319,9 +328,6 @@ void ApiHandler::watch(const ApiRequest& api, int resource, const std::string& a
     if (encoding == ServedEncoding::NotAcceptable)
         return;
     QString error;
-    const auto fields = FieldSelector::parse(api.fieldSelector, &error);
-    if (!fields)
-        return respondStatus(*sink, makeStatus(400, "BadRequest", error));
     std::optional<LabelSelector> labels;
     if (!api.labelSelector.isEmpty()) {
         labels = LabelSelector::parse(api.labelSelector, &error);
@@ -330,6 +336,9 @@ void ApiHandler::watch(const ApiRequest& api, int resource, const std::string& a
     }
     if (!validateWatchList(api, *sink))
         return;
+    const auto fields = FieldSelector::parse(api.fieldSelector, api.resource, &error);
+    if (!fields)
+        return respondStatus(*sink, makeStatus(400, "BadRequest", error));
     FieldSelector filters = *fields;
     if (!api.ns.isEmpty()) {
         // A namespaced watch is a metadata.namespace field selector on the cluster-wide stream.

@@ -21,8 +21,13 @@ struct FieldSelector {
     bool filtersObjects() const {
         return !name.isEmpty() || !notName.isEmpty() || !ns.isEmpty() || !notNs.isEmpty();
     }
-    // nullopt with *error ("field label not supported: status.phase") for what it cannot do.
-    static std::optional<FieldSelector> parse(const QString& text, QString* error);
+    // nullopt with *error for a field `resource` (plural) has no selector for, in that
+    // resource's words: the resources with field labels of their own (pods' spec.nodeName,
+    // events' involvedObject.*, ...) say "field label not supported: spec.x", the others
+    // (configmaps, leases, ...) "\"spec.x\" is not a known field selector: only
+    // \"metadata.name\", \"metadata.namespace\"".
+    static std::optional<FieldSelector> parse(const QString& text, const QString& resource,
+                                              QString* error);
 };
 
 } // namespace ws

@@ -425,9 +425,12 @@ void appendError(std::string& out, const ApiStatus& status) {
     w.bytes(3, toUtf8(status.message));
     w.bytes(4, toUtf8(status.reason));
     const bool hasCauses = status.hasCause || !status.fieldCauses.empty();
-    if (hasCauses || status.retryAfterSeconds > 0 || !status.detailsKind.isEmpty()) {
+    if (hasCauses || status.retryAfterSeconds > 0 || !status.detailsKind.isEmpty() ||
+        !status.detailsName.isEmpty()) {
         std::string details;
         ProtoWireWriter d{&details};
+        if (!status.detailsName.isEmpty())
+            d.bytes(1, toUtf8(status.detailsName));
         if (!status.detailsGroup.isEmpty())
             d.bytes(2, toUtf8(status.detailsGroup));
         if (!status.detailsKind.isEmpty())

@@ -188,8 +188,12 @@ ApiStatus ServedCluster::notFound(const ResourceInfo& info, const QString& name)
     QString what = info.plural;
     if (!info.group.isEmpty())
         what += u'.' + info.group;
-    return status(404, QStringLiteral("NotFound"),
-                  QStringLiteral("%1 \"%2\" not found").arg(what, name));
+    ApiStatus s = status(404, QStringLiteral("NotFound"),
+                         QStringLiteral("%1 \"%2\" not found").arg(what, name));
+    s.detailsName = name;
+    s.detailsGroup = info.group;
+    s.detailsKind = info.plural;
+    return s;
 }
 
 ServedCluster::WriteResult ServedCluster::create(int resource, const QString& ns,

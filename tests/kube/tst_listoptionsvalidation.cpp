@@ -1,7 +1,7 @@
-// The 422 Invalid a kube-apiserver answers a watch request with, per version and WatchList gate
-// (apimachinery ValidateListOptions + errors.NewInvalid at the v0.19-v0.36 tags): the exact
-// Status body a watch-list gets from 1.19-1.26 (resourceVersionMatch) and from 1.27+ with the
-// gate off (sendInitialEvents), and none where the gate is on or before 1.19.
+// The 422 Invalid a kube-apiserver answers a watch (or list) request with, per version and
+// WatchList gate (apimachinery ValidateListOptions + errors.NewInvalid at the v0.19-v0.36 tags):
+// the exact Status body a watch-list gets from 1.19-1.26 (resourceVersionMatch) and from 1.27+ with
+// the gate off (sendInitialEvents), and none where the gate is on or before 1.19.
 #include "kube/ApiStatus.h"
 #include "kube/ListOptionsValidation.h"
 #include "kube/ServerProfile.h"
@@ -182,6 +182,45 @@ private slots:
         QCOMPARE(e126->message, QStringLiteral("ListOptions.meta.k8s.io \"\" is invalid: "
                                                "resourceVersionMatch: Forbidden: "
                                                "resourceVersionMatch is forbidden for watch"));
+    }
+
+    // LIST requests (ValidateListOptions without watch): a resourceVersionMatch needs a
+    // resourceVersion and no continue, Exact not at "0"; sendInitialEvents forbidden from 1.27;
+    // nothing checked before 1.19. What the real 1.33 and 1.35 answer (tests/real/tst_realserve).
+    void listRequests() {
+        WatchQuery matchOnly;
+        matchOnly.resourceVersionMatch = QStringLiteral("Exact");
+        QVERIFY(!invalidListOptions(profile(QStringLiteral("1.18")), matchOnly));
+        const auto m = invalidListOptions(profile(QStringLiteral("1.35")), matchOnly);
+        QVERIFY(m);
+        QCOMPARE(m->code, 422);
+        QCOMPARE(m->message, QStringLiteral("ListOptions.meta.k8s.io \"\" is invalid: "
+                                            "resourceVersionMatch: Forbidden: resourceVersionMatch "
+                                            "is forbidden unless resourceVersion is provided"));
+        QCOMPARE(m->detailsKind, QStringLiteral("ListOptions"));
+
+        WatchQuery exactAtZero = matchOnly;
+        exactAtZero.resourceVersion = QStringLiteral("0");
+        const auto z = invalidListOptions(profile(QStringLiteral("1.20")), exactAtZero);
+        QVERIFY(z);
+        QCOMPARE(z->fieldCauses.size(), std::size_t(1));
+        QCOMPARE(z->fieldCauses[0].message,
+                 QStringLiteral("Forbidden: resourceVersionMatch \"exact\" is forbidden for "
+                                "resourceVersion \"0\""));
+
+        WatchQuery served;
+        served.resourceVersion = QStringLiteral("100");
+        served.resourceVersionMatch = QStringLiteral("NotOlderThan");
+        QVERIFY(!invalidListOptions(profile(QStringLiteral("1.35")), served));
+
+        WatchQuery initial;
+        initial.sendInitialEvents = true;
+        QVERIFY(!invalidListOptions(profile(QStringLiteral("1.26")), initial));
+        const auto i = invalidListOptions(profile(QStringLiteral("1.27")), initial);
+        QVERIFY(i);
+        QCOMPARE(i->message, QStringLiteral("ListOptions.meta.k8s.io \"\" is invalid: "
+                                            "sendInitialEvents: Forbidden: sendInitialEvents is "
+                                            "forbidden for list"));
     }
 
     // The older Status shapes are unchanged by the details fields.
