@@ -4,9 +4,10 @@
 #
 #   tests/peers/build.sh [PEER...]      PEER: kube-apiserver-1.33, kube-apiserver-1.35, etcd-3.6,
 #                                      clientgo-0.35 (informer and writer), clientgo-0.18.5,
-#                                      clientgo-0.18.6, clientgo-0.22, clientgo-0.29, clientgo-0.36
-#                                      (informer) (default: all of them); kube-apiserver-1.28 on
-#                                      demand (seed-prevkv-nil.sh)
+#                                      clientgo-0.18.6, clientgo-0.18.9, clientgo-0.20,
+#                                      clientgo-0.22, clientgo-0.27, clientgo-0.28, clientgo-0.29,
+#                                      clientgo-0.36 (informer) (default: all of them);
+#                                      kube-apiserver-1.28 on demand (seed-prevkv-nil.sh)
 #
 # Programs go to $WS_PEERS_BIN (default build/peers/bin): kube-apiserver-1.35, etcd-3.6,
 # informer-0.35, writer-0.35, informer-0.18.5, ... The informers of every client-go release build
@@ -20,7 +21,8 @@ bin="${WS_PEERS_BIN:-$root/build/peers/bin}"
 go="${WS_GO:-go}"
 mkdir -p "$bin"
 all=(kube-apiserver-1.33 kube-apiserver-1.35 etcd-3.6 clientgo-0.35 clientgo-0.18.5 clientgo-0.18.6
-     clientgo-0.22 clientgo-0.29 clientgo-0.36)
+     clientgo-0.18.9 clientgo-0.20 clientgo-0.22 clientgo-0.27 clientgo-0.28 clientgo-0.29
+     clientgo-0.36)
 peers=("$@"); [[ ${#peers[@]} -gt 0 ]] || peers=("${all[@]}")
 
 # up_to_date OUT DIR : OUT exists and is newer than every file of module DIR.

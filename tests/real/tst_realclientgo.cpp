@@ -166,7 +166,9 @@ std::optional<ScriptedApiServer::Reply> refusedWatchList(const ScriptedApiServer
 }
 
 const QStringList kAllReleases = {QStringLiteral("0.18.5"), QStringLiteral("0.18.6"),
-                                  QStringLiteral("0.22"),   QStringLiteral("0.29"),
+                                  QStringLiteral("0.18.9"), QStringLiteral("0.20"),
+                                  QStringLiteral("0.22"),   QStringLiteral("0.27"),
+                                  QStringLiteral("0.28"),   QStringLiteral("0.29"),
                                   QStringLiteral("0.35"),   QStringLiteral("0.36")};
 
 // The apiserver switch of seed 002: the client's first watch (not a watch-list, which 1.19+
@@ -494,8 +496,11 @@ private slots:
 
 private:
     static std::vector<Case> allCases() {
-        const QStringList listing = {QStringLiteral("0.18.5"), QStringLiteral("0.18.6"),
-                                     QStringLiteral("0.22"), QStringLiteral("0.29")};
+        // The releases that start with a LIST (WatchListClient is on by default from 0.35).
+        QStringList listing;
+        for (const QString& release : kAllReleases)
+            if (release != QLatin1String("0.35") && release != QLatin1String("0.36"))
+                listing << release;
         // 1.16-1.18 ignore a watch-list's options and serve a plain watch from RV "": the
         // watch-list releases would wait for a bookmark they never get (scenario
         // watchlist-client-hang), a case of its own.
