@@ -43,6 +43,16 @@ std::string servedFromName(const ApiServer::ListResult& r) {
     return {};
 }
 
+// The list options of a LIST or WATCH request, as the validation sees them.
+WatchQuery listOptionsOf(const ApiRequest& api) {
+    WatchQuery q;
+    q.resourceVersion = api.resourceVersion;
+    q.resourceVersionMatch = api.resourceVersionMatch;
+    q.sendInitialEvents = api.sendInitialEvents;
+    q.hasContinue = !api.continueToken.isEmpty();
+    return q;
+}
+
 } // namespace
 
 ApiHandler::ApiHandler(ServedCluster& cluster, const ServeOptions& options,
@@ -209,12 +219,7 @@ void ApiHandler::list(const ApiRequest& api, int resource, const std::string& ac
         if (!labels)
             return respondStatus(*sink, makeStatus(400, "BadRequest", error));
     }
-    WatchQuery query;
-    query.resourceVersion = api.resourceVersion;
-    query.resourceVersionMatch = api.resourceVersionMatch;
-    query.sendInitialEvents = api.sendInitialEvents;
-    query.hasContinue = !api.continueToken.isEmpty();
-    if (auto invalid = invalidListOptions(m_cluster.profile(), query))
+    if (auto invalid = invalidListOptions(m_cluster.profile(), listOptionsOf(api)))
         return respondStatus(*sink, *invalid);
     const auto fields = FieldSelector::parse(api.fieldSelector, api.resource, &error);
     if (!fields)
@@ -309,12 +314,7 @@ void ApiHandler::get(const ApiRequest& api, int resource, ResponseSink& sink) {
 }
 
 bool ApiHandler::validateWatchList(const ApiRequest& api, ResponseSink& sink) {
-    WatchQuery query;
-    query.resourceVersion = api.resourceVersion;
-    query.resourceVersionMatch = api.resourceVersionMatch;
-    query.sendInitialEvents = api.sendInitialEvents;
-    query.hasContinue = !api.continueToken.isEmpty();
-    if (auto invalid = invalidWatchOptions(m_cluster.profile(), query)) {
+    if (auto invalid = invalidWatchOptions(m_cluster.profile(), listOptionsOf(api))) {
         respondStatus(sink, *invalid);
         return false;
     }

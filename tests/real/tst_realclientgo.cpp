@@ -124,16 +124,6 @@ ScriptedApiServer::Reply listReply() {
     r.chunks << kList;
     return r;
 }
-ScriptedApiServer::Reply versionReply(const QString& version) {
-    const QStringList parts = version.split(u'.');
-    ScriptedApiServer::Reply r;
-    r.chunks << QStringLiteral("{\"major\":\"1\",\"minor\":\"%1\",\"gitVersion\":\"v%2\","
-                               "\"platform\":\"linux/amd64\"}")
-                    .arg(parts.value(1), version)
-                    .toUtf8();
-    return r;
-}
-
 // How many requests of each kind one server has had for the collection, this one included.
 struct Asked {
     int lists = 0;
@@ -320,13 +310,12 @@ bool startServer(Side& side, const Case& c, const ServerProfile& profile, QStrin
     side.api = std::make_unique<ScriptedApiServer>();
     if (!side.api->listen(error))
         return false;
+    side.api->setVersion(c.serverVersion);
     Side* s = &side;
     const Case* kase = &c;
     side.api->setHandler(
         [s, kase,
          profile](const ScriptedApiServer::Request& r) -> std::optional<ScriptedApiServer::Reply> {
-            if (r.path == QLatin1String("/version"))
-                return versionReply(kase->serverVersion);
             if (r.path != kCollection)
                 return std::nullopt;
             if (r.isWatchList())

@@ -13,9 +13,7 @@
 #include "support/RealCluster.h"
 #include "support/ServeProcess.h"
 
-#include <QDir>
 #include <QEventLoop>
-#include <QFile>
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -150,15 +148,6 @@ const QHash<QString, QString> kKnownDifferences = {
     {QStringLiteral("1.35/list-bad-label-selector"), kGoLabelParserText},
 };
 
-QByteArray tokenOf(const QString& kubeconfig) {
-    QFile f(kubeconfig);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    static const QRegularExpression token(QStringLiteral("^\\s*token: (\\S+)$"),
-                                          QRegularExpression::MultilineOption);
-    return token.match(QString::fromUtf8(f.readAll())).captured(1).toUtf8();
-}
-
 } // namespace
 
 class TestRealServe : public QObject {
@@ -196,8 +185,7 @@ private slots:
         QNetworkAccessManager net;
         QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
         tls.setCaCertificates(QSslCertificate::fromPath(m_cluster->caFile()));
-        const QByteArray token = tokenOf(m_cluster->kubeconfig(RealCluster::User::Admin));
-        QVERIFY(!token.isEmpty());
+        const QByteArray token = RealCluster::token(RealCluster::User::Admin).toUtf8();
         QStringList failures;
         for (const ScriptedRequest& r : kScript) {
             const QString path = QString::fromLatin1(r.pathAndQuery);

@@ -213,6 +213,8 @@ public:
     QString url(int i = 0) const {
         return QStringLiteral("https://127.0.0.1:%1").arg(m_apiservers[std::size_t(i)].port);
     }
+    // The static token of a token user (--token-auth-file), for requests made by hand.
+    static QString token(User u) { return QStringLiteral("test-token-of-") + userName(u); }
     QString kubeconfig(User u, int apiserver = 0) const {
         return path(QStringLiteral("kubeconfig-%1-%2").arg(userName(u)).arg(apiserver));
     }
@@ -289,7 +291,6 @@ private:
         }
         return {};
     }
-    static QString token(User u) { return QStringLiteral("test-token-of-") + userName(u); }
 
     static bool fail(QString* error, const QString& message) {
         if (error)

@@ -112,6 +112,8 @@ public:
     }
     QString url() const { return QStringLiteral("http://127.0.0.1:%1").arg(m_server.serverPort()); }
     void setHandler(Handler handler) { m_handler = std::move(handler); }
+    // The release /version reports ("1.20.15"; default 1.35.4).
+    void setVersion(const QString& version) { m_version = version; }
     const QList<Request>& requests() const { return m_requests; }
     // The requests for `path` (a collection: "/api/v1/configmaps"), in order.
     QList<Request> requestsFor(const QString& path) const {
@@ -168,9 +170,11 @@ private:
     std::optional<Reply> defaultReply(const Request& r) const {
         Reply reply;
         if (r.path == QLatin1String("/version")) {
-            reply.chunks << "{\"major\":\"1\",\"minor\":\"35\",\"emulationMajor\":\"1\","
-                            "\"emulationMinor\":\"35\",\"gitVersion\":\"v1.35.4\",\"platform\":"
-                            "\"linux/amd64\"}";
+            const QByteArray minor = m_version.section(u'.', 1, 1).toLatin1();
+            reply.chunks << "{\"major\":\"1\",\"minor\":\"" + minor +
+                                "\",\"emulationMajor\":\"1\",\"emulationMinor\":\"" + minor +
+                                "\",\"gitVersion\":\"v" + m_version.toLatin1() +
+                                "\",\"platform\":\"linux/amd64\"}";
         } else if (r.path == QLatin1String("/api")) {
             reply.chunks << "{\"kind\":\"APIVersions\",\"versions\":[\"v1\"],"
                             "\"serverAddressByClientCIDRs\":[{\"clientCIDR\":\"0.0.0.0/0\","
@@ -258,6 +262,7 @@ private:
 
     QTcpServer m_server;
     QStringList m_resources;
+    QString m_version = QStringLiteral("1.35.4");
     Handler m_handler;
     QList<Request> m_requests;
     QHash<QTcpSocket*, QByteArray> m_buffers;
