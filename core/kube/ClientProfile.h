@@ -63,11 +63,10 @@ struct ClientProfile {
     // The wait before a re-watch after a refused watch request (and a 429 from 0.22).
     Backoff rewatchBackoff() const;
     // From 0.28 the re-watches wait on the relist backoff itself (one backoffManager); 0.20-0.27
-    // keep rewatchBackoff() apart (initConnBackoffManager). The cluster reflector follows this;
-    // the simulated one keeps two.
+    // keep rewatchBackoff() apart (initConnBackoffManager).
     bool oneBackoffManager = true;
     // 0.36+: the backoff starts over every 2 minutes (Backoff::resetPeriodically); before, 2
-    // minutes after the last wait. The cluster reflector follows this; the simulated one does not.
+    // minutes after the last wait.
     bool backoffResetsPeriodically = true;
 
     // rest.Request's own retries (rest/request.go, rest/with_retry.go): a 429 or 5xx answer with
@@ -97,7 +96,7 @@ struct ClientProfile {
     bool isTooLargeResourceVersion(const ApiStatus& status) const;
     bool isExpired(const ApiStatus& status) const;
 
-    // The reflector's decisions, shared by the simulated and the real (HTTP) reflectors.
+    // The reflector's decisions (kube/Reflector.h).
     // After a failed LIST: retry at once, in the same ListAndWatch, with RV="" (0.18+ for
     // Expired, 0.18.6+ for a too-large RV it recognises); otherwise back off and relist.
     bool relistsAtOnceWithEmptyRv(const ApiStatus& status, bool rvUnavailable) const {

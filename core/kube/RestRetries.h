@@ -14,7 +14,7 @@ namespace ws {
 // resource version", the 1.31+ 429 "storage is (re)initializing"). A LIST page whose connection
 // was reset or hit EOF before any answer, and a WATCH (0.22+) that hit EOF, a reset or a
 // timeout, wait 1 s. Up to the profile's listRetries / watchRetries times per request.
-// The simulated and the real (HTTP) reflectors both ask it.
+// The Reflector (kube/Reflector.h) asks it for the request in flight.
 class RestRetries {
 public:
     enum class Call { ListPage, Watch };

@@ -2,20 +2,14 @@
 // a WATCH send again, after how long, and how many times for each client-go release.
 #include "kube/ClientProfile.h"
 #include "kube/RestRetries.h"
+#include "support/ProfileByName.h"
 
 #include <QTest>
 
 using namespace ws;
+using ws::test::clientProfile;
 
 namespace {
-
-ClientProfile client(const char* name) {
-    QString error;
-    auto p = ClientProfile::fromName(QLatin1String(name), &error);
-    if (!p)
-        qFatal("%s", qPrintable(error));
-    return *p;
-}
 
 // Answers the same status until the REST layer gives it to the caller: the retries it made.
 int retriesOf(RestRetries& rest, int httpStatus, std::optional<int> retryAfter) {
@@ -46,7 +40,7 @@ private slots:
         QFETCH(QString, client);
         QFETCH(int, listRetries);
         QFETCH(int, watchRetries);
-        const ClientProfile profile = ::client(qPrintable(client));
+        const ClientProfile profile = ::clientProfile(qPrintable(client));
         RestRetries rest;
         rest.start(profile, RestRetries::Call::ListPage);
         QCOMPARE(retriesOf(rest, 504, 1), listRetries);
@@ -77,7 +71,7 @@ private slots:
         QFETCH(qint64, waitUs);
         for (const auto call : {RestRetries::Call::ListPage, RestRetries::Call::Watch}) {
             RestRetries rest;
-            rest.start(client("0.35"), call);
+            rest.start(clientProfile("0.35"), call);
             const auto wait = rest.afterAnswer(
                 status, retryAfter < 0 ? std::nullopt : std::optional<int>(retryAfter));
             QCOMPARE(wait.has_value(), waitUs >= 0);
@@ -107,13 +101,13 @@ private slots:
         QFETCH(int, failure);
         QFETCH(bool, retried);
         RestRetries rest;
-        rest.start(client("0.35"), RestRetries::Call(call));
+        rest.start(clientProfile("0.35"), RestRetries::Call(call));
         const auto wait = rest.afterFailure(RestRetries::Failure(failure));
         QCOMPARE(wait.has_value(), retried);
         if (wait)
             QCOMPARE(*wait, seconds(1));
         // 0.21 sends no watch twice, whatever failed.
-        rest.start(client("0.21"), RestRetries::Call(call));
+        rest.start(clientProfile("0.21"), RestRetries::Call(call));
         QCOMPARE(rest.afterFailure(RestRetries::Failure(failure)).has_value(),
                  retried && RestRetries::Call(call) == RestRetries::Call::ListPage);
     }
@@ -121,7 +115,7 @@ private slots:
     // Answers and failures share one request's budget.
     void answersAndFailuresShareTheLimit() {
         RestRetries rest;
-        rest.start(client("0.35"), RestRetries::Call::Watch);
+        rest.start(clientProfile("0.35"), RestRetries::Call::Watch);
         for (int i = 0; i < 5; ++i) {
             QVERIFY(rest.afterFailure(RestRetries::Failure::ConnectionClosed));
             QVERIFY(rest.afterAnswer(504, 1));

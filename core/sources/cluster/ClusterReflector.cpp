@@ -42,8 +42,7 @@ ClusterReflector::ClusterReflector(Config config, DetectorHub& hub, KeyTable& ke
                                    Cancel cancel, NextId nextId, std::uint64_t seed)
     : m_config(std::move(config)), m_hub(hub), m_keys(keys), m_submit(std::move(submit)),
       m_cancel(std::move(cancel)), m_nextId(std::move(nextId)), m_rng(seed),
-      m_backoff(m_config.profile.relistBackoff()),
-      m_rewatchBackoff(m_config.profile.rewatchBackoff()), m_presence(keys),
+      m_reflector(Reflector::Options{m_config.profile}, *this, m_rng), m_presence(keys),
       m_keyPrefix("/registry/" + m_config.resource.plural.toStdString() + '/') {
     m_server = m_config.firstServer;
     WatcherInfo info;
@@ -56,26 +55,6 @@ ClusterReflector::ClusterReflector(Config config, DetectorHub& hub, KeyTable& ke
 }
 
 ClusterReflector::~ClusterReflector() = default;
-
-QString ClusterReflector::stateName() const {
-    switch (m_state) {
-    case State::Idle:
-        return QStringLiteral("idle");
-    case State::Listing:
-        return m_resendAt >= 0 ? QStringLiteral("listing (Retry-After)")
-                               : QStringLiteral("listing");
-    case State::Watching:
-        if (m_resendAt >= 0)
-            return QStringLiteral("watch request (Retry-After)");
-        return m_awaitingInitialEnd ? QStringLiteral("initial events") : QStringLiteral("watching");
-    case State::Backoff:
-        return m_next == Next::Watch ? QStringLiteral("backoff (rewatch)")
-                                     : QStringLiteral("backoff (relist)");
-    case State::Stopped:
-        return QStringLiteral("stopped");
-    }
-    return {};
-}
 
 QString ClusterReflector::collectionPath() const {
     return m_config.resource.collectionPath(m_config.ns);
@@ -93,21 +72,19 @@ KeyId ClusterReflector::keyOf(const std::string& ns, const std::string& name, bo
 }
 
 void ClusterReflector::start(TimeUs now) {
-    if (m_config.profile.backoffResetsPeriodically) {
-        m_backoff.resetPeriodically(now);
-        m_rewatchBackoff.resetPeriodically(now);
-    }
-    startListAndWatch(now);
+    m_now = now;
+    m_reflector.start(now);
 }
 
 void ClusterReflector::stop(TimeUs now) {
+    m_now = now;
     if (m_request >= 0)
         m_cancel(m_server, m_request);
-    if (m_state == State::Watching && m_watchAccepted)
+    if (m_reflector.watching() && m_watchAccepted)
         m_hub.watchClosed(m_hubId, now, WatchCloseReason::ClientCancelled);
     m_hub.watcherStopped(m_hubId, now);
     m_request = -1;
-    m_state = State::Stopped;
+    m_reflector.stop();
 }
 
 void ClusterReflector::send(HttpRequest request, TimeUs now, bool retry) {
@@ -118,95 +95,50 @@ void ClusterReflector::send(HttpRequest request, TimeUs now, bool retry) {
     m_httpStatus = 0;
     m_credentialReplaced = false;
     m_errorBody.clear();
-    m_retrying = false;
-    m_resendAt = -1;
-    if (retry) {
-        // The watch's timeoutSeconds runs on the server from the request that got through.
-        if (m_phase == Phase::Watch)
-            m_watchDeadline = now + seconds(m_watchTimeout);
-    } else {
-        // A new request: its own retries. The watch's start (for "very short") is before them.
-        m_rest.start(m_config.profile, m_phase == Phase::Watch ? RestRetries::Call::Watch
-                                                               : RestRetries::Call::ListPage);
-        m_requestStart = now;
-    }
+    m_retryWait.reset();
+    // The watch's timeoutSeconds runs on the server from the request that got through.
+    if (retry && m_phase == Phase::Watch)
+        m_watchDeadline = now + seconds(m_watchTimeout);
     m_sent = request;
     m_submit(m_server, std::move(request));
 }
 
-Backoff& ClusterReflector::backoffFor(Next next) {
-    if (next == Next::ListAndWatch || m_config.profile.oneBackoffManager)
-        return m_backoff;
-    return m_rewatchBackoff; // 0.20-0.27's initConnBackoffManager, 0.16-0.19's fixed 1 s
-}
-
-void ClusterReflector::backoffThen(Next next, TimeUs now) {
+void ClusterReflector::abandon() {
     if (m_request >= 0)
         m_cancel(m_server, m_request);
     m_request = -1;
     m_phase = Phase::None;
-    m_state = State::Backoff;
-    m_next = next;
-    m_retrying = false;
-    m_resendAt = -1;
-    m_retryAt = now + backoffFor(next).next(now, m_rng);
+    m_retryWait.reset();
 }
 
-void ClusterReflector::startListAndWatch(TimeUs now) {
-    // A watch-list client starts every ListAndWatch, relists included, with a watch-list
-    // (KEP-3157); a fallback to LIST lasts for that ListAndWatch only.
-    if (m_config.profile.watchList) {
-        startWatch(true, now);
-        return;
-    }
-    startList(now);
+void ClusterReflector::resend() {
+    send(m_sent, m_now, true);
 }
 
-void ClusterReflector::startList(TimeUs now, bool retry) {
-    const auto listRv =
-        m_config.profile.relistResourceVersion(m_lastSyncRv, m_rvUnavailable, m_paginatedResult);
-    if (!retry) {
-        // The pager asks for pages of 500 unless an exact RV lets the cache serve it whole; its
-        // RV="" retry goes on the same pager, with the same page size.
-        m_pageSize = listRv.limit;
-        m_listedFromZero = !listRv.empty && listRv.rv == 0;
-    }
-    m_listRvEmpty = listRv.empty;
-    m_listRv = listRv.empty ? 0 : listRv.rv;
-    m_requestedRv = m_listRv;
-    m_paged = false;
-    m_continue.clear();
-    m_listItems = 0;
-    ListRequest request;
-    request.rv = m_listRv;
-    request.rvEmpty = m_listRvEmpty;
-    request.isRelist = m_everSynced;
-    request.limit = m_pageSize;
-    if (m_everSynced)
-        ++m_relists;
-    m_hub.listStarted(m_hubId, now, request);
-    m_state = State::Listing;
-    sendListPage(now);
+void ClusterReflector::listStarted(const ListRequest& list) {
+    m_hub.listStarted(m_hubId, m_now, list);
 }
 
-void ClusterReflector::sendListPage(TimeUs now) {
+void ClusterReflector::sendListPage(const ListPageRequest& page) {
     m_phase = Phase::List;
+    if (!page.isContinuePage())
+        m_listItems = 0; // a new list, or the pager's full list after a 410 on a continue page
     QUrlQuery q;
-    if (!m_continue.empty()) {
+    if (page.isContinuePage()) {
         // Continue pages carry no RV: the token holds the first page's.
-        q.addQueryItem(QStringLiteral("continue"), QString::fromStdString(m_continue));
-        if (m_pageSize > 0)
-            q.addQueryItem(QStringLiteral("limit"), QString::number(m_pageSize));
+        q.addQueryItem(QStringLiteral("continue"), QString::fromStdString(page.continueToken));
+        if (page.limit > 0)
+            q.addQueryItem(QStringLiteral("limit"), QString::number(page.limit));
     } else {
-        if (m_pageSize > 0)
-            q.addQueryItem(QStringLiteral("limit"), QString::number(m_pageSize));
-        if (!m_listRvEmpty)
-            q.addQueryItem(QStringLiteral("resourceVersion"), QString::number(m_requestedRv));
+        if (page.limit > 0)
+            q.addQueryItem(QStringLiteral("limit"), QString::number(page.limit));
+        if (!page.rvEmpty)
+            q.addQueryItem(QStringLiteral("resourceVersion"), QString::number(page.rv));
     }
     HttpRequest r;
     r.pathAndQuery = collectionPath() + u'?' + q.toString(QUrl::FullyEncoded);
     r.accept = accept();
-    send(std::move(r), now);
+    send(std::move(r), m_now);
 }
 
 QByteArray ClusterReflector::accept() const {
@@ -214,28 +146,16 @@ QByteArray ClusterReflector::accept() const {
                         m_config.resource);
 }
 
-void ClusterReflector::startWatch(bool watchList, TimeUs now) {
-    const auto timeout =
-        static_cast<std::int64_t>(m_config.profile.watchTimeoutSecondsFrom(m_rng.uniform()));
-    WatchRequest request;
-    request.allowBookmarks = true;
-    request.timeoutSeconds = timeout;
-    request.sendInitialEvents = watchList;
-    // A watch-list asks for reflector.rewatchResourceVersion: the last synced RV, "" before the
-    // first sync and after a 410 or a too-large RV.
-    request.rvEmpty = watchList && (m_rvUnavailable || m_lastSyncRv == 0);
-    request.rv = request.rvEmpty ? 0 : m_lastSyncRv;
-    if (watchList && m_everSynced)
-        ++m_relists;
+void ClusterReflector::sendWatch(const WatchRequest& request) {
     QUrlQuery q;
     q.addQueryItem(QStringLiteral("allowWatchBookmarks"), QStringLiteral("true"));
     if (!request.rvEmpty)
         q.addQueryItem(QStringLiteral("resourceVersion"), QString::number(request.rv));
-    if (watchList) {
+    if (request.sendInitialEvents) {
         q.addQueryItem(QStringLiteral("resourceVersionMatch"), QStringLiteral("NotOlderThan"));
         q.addQueryItem(QStringLiteral("sendInitialEvents"), QStringLiteral("true"));
     }
-    q.addQueryItem(QStringLiteral("timeoutSeconds"), QString::number(timeout));
+    q.addQueryItem(QStringLiteral("timeoutSeconds"), QString::number(request.timeoutSeconds));
     q.addQueryItem(QStringLiteral("watch"), QStringLiteral("true"));
     // The detectors hear of the watch once the server accepts it (onHead), as of a refused one
     // by its error only.
@@ -244,23 +164,17 @@ void ClusterReflector::startWatch(bool watchList, TimeUs now) {
     // A new stream: the ids of keys deleted on the last one need not wait for its duplicates.
     m_liveRv = 0;
     m_presence.flush();
-    m_state = State::Watching;
     m_phase = Phase::Watch;
-    m_watchList = watchList;
-    m_awaitingInitialEnd = watchList;
-    m_watchListError.reset();
-    if (watchList)
+    m_watchError.reset();
+    if (request.sendInitialEvents)
         m_presence.beginList();
-    m_watchHadError = false;
-    m_watchErrorRewatches = false;
-    m_watchEvents = 0;
-    m_watchTimeout = timeout;
-    m_watchDeadline = now + seconds(timeout);
-    m_lastByteAt = now;
+    m_watchTimeout = request.timeoutSeconds;
+    m_watchDeadline = m_now + seconds(request.timeoutSeconds);
+    m_lastByteAt = m_now;
     m_watchStartRv = request.rv; // a watch-list's: its initial-events-end bookmark's
     m_bookmarksDue = false;
     m_quietCut = false;
-    m_streamFrom = m_lastSyncRv;
+    m_streamFrom = m_reflector.lastSyncRv();
     m_splitter.reset();
     m_frames.reset();
     m_protoStream = false;
@@ -268,30 +182,21 @@ void ClusterReflector::startWatch(bool watchList, TimeUs now) {
     r.pathAndQuery = collectionPath() + u'?' + q.toString(QUrl::FullyEncoded);
     r.accept = accept();
     r.streaming = true;
-    send(std::move(r), now);
+    send(std::move(r), m_now);
 }
 
 // A timer added here goes into nextDue() too: the session polls no sooner than it says.
 void ClusterReflector::tick(TimeUs now) {
-    if (m_state == State::Backoff && now >= m_retryAt) {
-        if (m_next == Next::WatchList)
-            startWatch(true, now);
-        else if (m_next == Next::Watch && m_everSynced)
-            startWatch(false, now);
-        else
-            startListAndWatch(now);
-    }
-    if ((m_state == State::Listing || m_state == State::Watching) && m_resendAt >= 0 &&
-        now >= m_resendAt)
-        send(m_sent, now, true);
+    m_now = now;
+    m_reflector.tick(now);
     // The server ends the watch at timeoutSeconds; a server that does not is cut off a little
     // later, as client-go's request timeout would.
-    if (m_state == State::Watching && m_request >= 0 && m_request != m_cutOff &&
+    if (m_reflector.watching() && m_request >= 0 && m_request != m_cutOff &&
         now > m_watchDeadline + seconds(5)) {
         m_cutOff = m_request; // once: its end comes as a frame
         m_cancel(m_server, m_request);
     }
-    if (m_state == State::Watching && m_request >= 0 && m_httpStatus == 200 && m_bookmarksDue &&
+    if (m_reflector.watching() && m_request >= 0 && m_httpStatus == 200 && m_bookmarksDue &&
         !m_quietCut && now - m_lastByteAt > kQuietWatchLimit) {
         m_quietCut = true;
         m_cancel(m_server, m_request);
@@ -299,14 +204,10 @@ void ClusterReflector::tick(TimeUs now) {
 }
 
 TimeUs ClusterReflector::nextDue() const {
-    TimeUs due = kNoDeadline;
-    if (m_state == State::Backoff)
-        due = m_retryAt;
-    if ((m_state == State::Listing || m_state == State::Watching) && m_resendAt >= 0)
-        due = std::min(due, m_resendAt);
-    if (m_state == State::Watching && m_request >= 0 && m_request != m_cutOff)
+    TimeUs due = m_reflector.nextDue();
+    if (m_reflector.watching() && m_request >= 0 && m_request != m_cutOff)
         due = std::min(due, m_watchDeadline + seconds(5) + 1);
-    if (m_state == State::Watching && m_request >= 0 && m_httpStatus == 200 && m_bookmarksDue &&
+    if (m_reflector.watching() && m_request >= 0 && m_httpStatus == 200 && m_bookmarksDue &&
         !m_quietCut)
         due = std::min(due, m_lastByteAt + kQuietWatchLimit + 1);
     return due;
@@ -324,6 +225,7 @@ RestRetries::Failure ClusterReflector::failureOf(HttpErrorKind error) {
 }
 
 void ClusterReflector::onFrame(const Frame& frame, TimeUs now) {
+    m_now = now;
     if (frame.connection != m_request)
         return; // a superseded request's late frames
     switch (static_cast<HttpFrameKind>(frame.kind)) {
@@ -363,10 +265,9 @@ void ClusterReflector::onHead(const HttpResponseHead& head, TimeUs now) {
         // and sent again, up to its retry limit; the reflector sees only the last answer.
         bool numeric = false;
         const int wait = retryAfter.trimmed().toInt(&numeric);
-        if (const auto after =
-                m_rest.afterAnswer(status, numeric ? std::optional(wait) : std::nullopt)) {
-            m_retrying = true;
-            m_retryAfter = *after;
+        if (const auto after = m_reflector.retryAfterAnswer(status, numeric ? std::optional(wait)
+                                                                            : std::nullopt)) {
+            m_retryWait = after;
             return;
         }
     }
@@ -382,7 +283,7 @@ void ClusterReflector::onHead(const HttpResponseHead& head, TimeUs now) {
         m_listed.clear();
         // The view is replaced by the whole list: the first page begins it, a continue page
         // adds to it.
-        if (m_continue.empty())
+        if (!m_reflector.onContinuePage())
             m_presence.beginList();
         const auto onItem = [this](std::string_view, const ListItemMeta& meta) {
             ObservedEvent o;
@@ -430,8 +331,8 @@ void ClusterReflector::onBody(const QByteArray& bytes, TimeUs now) {
                         now);
             m_hub.listFailed(m_hubId, now,
                              transportStatus(HttpErrorKind::ProtocolError, why)
-                                 .toObserved(m_listRv, serverName()));
-            backoffThen(Next::ListAndWatch, now);
+                                 .toObserved(m_reflector.listRv(), serverName()));
+            m_reflector.failed(now);
             return;
         }
         if (!m_listed.empty()) {
@@ -449,14 +350,14 @@ void ClusterReflector::onBody(const QByteArray& bytes, TimeUs now) {
     const bool ok = m_protoStream ? m_frames.feed(bytes.constData(), size, onEvent)
                                   : m_splitter.feed(bytes.constData(), size, onEvent);
     flushEvents(now);
-    if (m_watchListError) {
-        // handleListWatch returns the ERROR event's status at once, and stops the watch.
-        const ApiStatus status = *std::exchange(m_watchListError, std::nullopt);
+    if (m_watchError) {
+        // The watch handler returns the ERROR event's status at once, and stops the watch.
+        const ApiStatus status = *std::exchange(m_watchError, std::nullopt);
         m_cancel(m_server, m_request);
         m_request = -1;
         m_phase = Phase::None;
         m_hub.watchClosed(m_hubId, now, WatchCloseReason::AfterError);
-        watchListFailed(status, now);
+        m_reflector.watchErrorEvent(status, now);
         return;
     }
     if (!ok) {
@@ -464,12 +365,12 @@ void ClusterReflector::onBody(const QByteArray& bytes, TimeUs now) {
                         .arg(serverName(), m_protoStream ? m_frames.error() : m_splitter.error()),
                     now);
         m_hub.watchClosed(m_hubId, now, WatchCloseReason::Broken);
-        backoffThen(Next::ListAndWatch, now);
+        m_reflector.failed(now);
     }
 }
 
 void ClusterReflector::watchEvent(std::string_view bytes, TimeUs now) {
-    if (m_phase != Phase::Watch || m_state != State::Watching || m_watchListError)
+    if (m_phase != Phase::Watch || !m_reflector.watching() || m_watchError)
         return;
     QString error;
     const bool decoded = m_protoStream ? m_protoDecoder.decode(bytes, &m_event, &error)
@@ -488,11 +389,11 @@ void ClusterReflector::watchEvent(std::string_view bytes, TimeUs now) {
         o.type = m_event.type;
         o.key = keyOf(m_event.ns, m_event.name, m_event.type != WatchEventType::Deleted);
         o.rv = m_event.resourceVersion;
-        o.initial = m_awaitingInitialEnd;
+        o.initial = m_reflector.awaitingInitialEnd();
+        m_reflector.event(o.rv, o.initial);
         if (!o.initial) {
             m_bookmarksDue = m_bookmarksDue || o.rv > m_watchStartRv;
             m_liveRv = std::max(m_liveRv, o.rv);
-            m_lastSyncRv = o.rv;
             progressTo(o.rv);
             if (o.rv > m_highestEvent) {
                 m_highestEvent = o.rv;
@@ -501,47 +402,35 @@ void ClusterReflector::watchEvent(std::string_view bytes, TimeUs now) {
         }
         m_highest = std::max(m_highest, o.rv);
         ++m_events;
-        ++m_watchEvents;
         m_lastEventAt = now;
         if (m_config.journal)
             journalEvent(o, bytes, now);
         break;
     }
-    case WatchEventType::Bookmark:
+    case WatchEventType::Bookmark: {
         flushEvents(now);
-        if (m_event.initialEventsEnd && m_awaitingInitialEnd) {
-            m_awaitingInitialEnd = false;
-            m_everSynced = true;
-            m_rvUnavailable = false;
+        const bool wasAwaiting = m_reflector.awaitingInitialEnd();
+        if (m_reflector.bookmark(m_event.resourceVersion, m_event.initialEventsEnd)) {
             m_answered = true;
             syncedAt(m_event.resourceVersion, now);
             m_streamFrom = m_event.resourceVersion;
             m_watchStartRv = m_event.resourceVersion;
             m_presence.endList();
             m_presence.flush();
-        } else if (!m_awaitingInitialEnd) {
+        } else if (!wasAwaiting) {
             progressTo(m_event.resourceVersion);
             m_bookmarksDue = m_bookmarksDue || m_event.resourceVersion > m_watchStartRv;
         }
-        // A watch-list's RV stays its own until the initial-events-end bookmark.
-        if (!m_awaitingInitialEnd)
-            m_lastSyncRv = m_event.resourceVersion;
         m_highest = std::max(m_highest, m_event.resourceVersion);
         m_hub.watchProgress(m_hubId, now, m_event.resourceVersion, m_event.initialEventsEnd);
         break;
+    }
     case WatchEventType::Error:
         flushEvents(now);
         noteTrouble(m_event.status);
-        if (m_config.profile.watchExpiredRelistsFromEmpty &&
-            m_config.profile.isExpired(m_event.status))
-            m_rvUnavailable = true; // 0.17.0
-        m_hub.watchError(m_hubId, now, m_event.status.toObserved(m_lastSyncRv, serverName()));
-        if (m_awaitingInitialEnd) {
-            m_watchListError = m_event.status; // once the chunk is read (onBody)
-        } else {
-            m_watchHadError = true;
-            m_watchErrorRewatches = m_config.profile.rewatchesAfterWatchErrorEvent(m_event.status);
-        }
+        m_hub.watchError(m_hubId, now,
+                         m_event.status.toObserved(m_reflector.lastSyncRv(), serverName()));
+        m_watchError = m_event.status; // acted on once the chunk is read (onBody)
         break;
     }
 }
@@ -596,30 +485,26 @@ ApiStatus ClusterReflector::statusFromBody(int httpStatus) const {
 void ClusterReflector::onEnd(HttpErrorKind error, const QString& message, TimeUs now) {
     const Phase phase = m_phase;
     m_request = -1;
-    if (!m_retrying && m_httpStatus == 0 && (phase == Phase::List || phase == Phase::Watch)) {
-        if (const auto after = m_rest.afterFailure(failureOf(error))) {
-            m_retrying = true;
-            m_retryAfter = *after;
-        }
-    }
-    if (m_retrying) {
+    if (!m_retryWait && m_httpStatus == 0 && (phase == Phase::List || phase == Phase::Watch))
+        m_retryWait = m_reflector.retryAfterFailure(failureOf(error));
+    if (m_retryWait) {
         // The REST layer read the answer away; it sends the request again after Retry-After.
         if (m_httpStatus != 0)
-            m_hub.requestRetried(
-                m_hubId, now,
-                statusFromBody(m_httpStatus)
-                    .toObserved(phase == Phase::List ? m_listRv : m_lastSyncRv, serverName()));
-        m_retrying = false;
+            m_hub.requestRetried(m_hubId, now,
+                                 statusFromBody(m_httpStatus)
+                                     .toObserved(phase == Phase::List ? m_reflector.listRv()
+                                                                      : m_reflector.lastSyncRv(),
+                                                 serverName()));
         ++m_httpRetries;
-        m_resendAt = now + m_retryAfter;
+        m_reflector.resendAfter(*std::exchange(m_retryWait, std::nullopt), now);
         return;
     }
     if (phase == Phase::List) {
         if (error != HttpErrorKind::None) {
-            noteTrouble(transportStatus(error, message));
-            m_hub.listFailed(m_hubId, now,
-                             transportStatus(error, message).toObserved(m_listRv, serverName()));
-            backoffThen(Next::ListAndWatch, now);
+            const ApiStatus failure = transportStatus(error, message);
+            noteTrouble(failure);
+            m_hub.listFailed(m_hubId, now, failure.toObserved(m_reflector.listRv(), serverName()));
+            m_reflector.listFailed(failure, now);
             return;
         }
         if (m_httpStatus != 200) {
@@ -635,8 +520,8 @@ void ClusterReflector::onEnd(HttpErrorKind error, const QString& message, TimeUs
                         now);
             m_hub.listFailed(m_hubId, now,
                              transportStatus(HttpErrorKind::ProtocolError, why)
-                                 .toObserved(m_listRv, serverName()));
-            backoffThen(Next::ListAndWatch, now);
+                                 .toObserved(m_reflector.listRv(), serverName()));
+            m_reflector.failed(now);
             return;
         }
         if (!m_listed.empty()) {
@@ -645,15 +530,9 @@ void ClusterReflector::onEnd(HttpErrorKind error, const QString& message, TimeUs
             m_listed.clear();
         }
         const ListSummary& summary = m_list ? m_list->summary() : m_protoList->summary();
-        if (summary.resourceVersion > 0 && m_continue.empty())
-            m_listRv = summary.resourceVersion; // the first page's RV is the list's
-        if (!summary.continueToken.empty()) {
-            m_paged = true;
-            m_continue = summary.continueToken;
-            sendListPage(now);
-            return;
-        }
-        listFinished(now);
+        const ResourceVersion pageRv = summary.resourceVersion;
+        const std::string continueToken = summary.continueToken;
+        m_reflector.pageReceived(pageRv, continueToken, now);
         return;
     }
     if (phase != Phase::Watch)
@@ -678,9 +557,7 @@ void ClusterReflector::onEnd(HttpErrorKind error, const QString& message, TimeUs
     else if (error != HttpErrorKind::None && error != HttpErrorKind::Cancelled)
         noteTrouble(transportStatus(error, message));
     WatchCloseReason reason;
-    if (m_watchHadError)
-        reason = WatchCloseReason::AfterError;
-    else if (quiet)
+    if (quiet)
         reason = WatchCloseReason::Broken;
     else if (error == HttpErrorKind::Cancelled || now >= m_watchDeadline - seconds(1))
         reason = WatchCloseReason::ClientTimeout;
@@ -689,69 +566,26 @@ void ClusterReflector::onEnd(HttpErrorKind error, const QString& message, TimeUs
     else
         reason = WatchCloseReason::ServerClosed;
     m_hub.watchClosed(m_hubId, now, reason);
-    if (m_watchHadError) {
-        // A 429 backs off and watches again from the last RV; any other watch error ends
-        // ListAndWatch: back off, relist from the last synced RV.
-        backoffThen(m_watchErrorRewatches ? Next::Watch : Next::ListAndWatch, now);
-        return;
-    }
-    const bool veryShort = ClientProfile::isVeryShortWatch(now - m_requestStart, m_watchEvents);
-    if (m_awaitingInitialEnd) {
-        // A watch-list that ended before its initial-events-end bookmark is opened again at
-        // once; a very short one is an error (ApiStatus code 0, no reason).
-        if (veryShort) {
-            watchListFailed(ApiStatus{}, now);
-            return;
-        }
-        startWatch(true, now);
-        return;
-    }
-    if (veryShort) {
-        // "very short watch": an error, ListAndWatch returns and relists.
-        backoffThen(Next::ListAndWatch, now);
-        return;
-    }
-    startWatch(false, now);
+    m_reflector.watchEnded(now);
 }
 
-void ClusterReflector::listFinished(TimeUs now) {
-    // Only an RV="0" list says whether the resource has a watch cache: an RV="" one comes in
-    // pages from etcd for every resource.
-    if (m_listedFromZero && m_paged)
-        m_paginatedResult = true;
-    m_continue.clear();
-    syncedAt(m_listRv, now);
-    m_lastSyncRv = m_listRv;
-    m_highest = std::max(m_highest, m_listRv);
-    m_everSynced = true;
+void ClusterReflector::listed(ResourceVersion rv) {
+    syncedAt(rv, m_now);
+    m_highest = std::max(m_highest, rv);
     m_answered = true;
-    m_rvUnavailable = false;
-    m_hub.listCompleted(m_hubId, now, m_listRv, m_listItems);
+    m_hub.listCompleted(m_hubId, m_now, rv, m_listItems);
     m_presence.endList();
     m_presence.flush();
     m_list.reset();
     m_protoList.reset();
-    // No backoff reset here: client-go's backoff forgets its failures only with time.
-    startWatch(false, now);
 }
 
 void ClusterReflector::listError(const ApiStatus& status, TimeUs now) {
     m_answered = true;
     noteTrouble(status);
-    if (ClientProfile::pagerFallsBackToFullList(status, !m_continue.empty())) {
-        // The pager's own recovery, which the reflector never sees: the continue token expired
-        // (etcd compacted past the first page's RV), so one full list at the RV it was asked
-        // for, without limit.
-        m_continue.clear();
-        m_listRv = m_requestedRv;
-        m_listItems = 0;
-        m_phase = Phase::List;
-        const std::int64_t pageSize = std::exchange(m_pageSize, 0);
-        sendListPage(now);
-        m_pageSize = pageSize;
+    if (m_reflector.pagerRecovers(status, now))
         return;
-    }
-    m_hub.listFailed(m_hubId, now, status.toObserved(m_lastSyncRv, serverName()));
+    m_hub.listFailed(m_hubId, now, status.toObserved(m_reflector.lastSyncRv(), serverName()));
     if ((status.code == 401 && !m_credentialReplaced) || status.code == 403) {
         // Retrying cannot help: the source decides whether anything is left to watch. (A 401
         // whose exec credential the transport replaces is an error like any other: client-go
@@ -759,61 +593,20 @@ void ClusterReflector::listError(const ApiStatus& status, TimeUs now) {
         m_rejected = status;
         m_request = -1;
         m_phase = Phase::None;
-        m_state = State::Stopped;
+        m_reflector.stop();
         m_hub.watcherStopped(m_hubId, now);
         return;
     }
-    if (m_config.profile.relistsAtOnceWithEmptyRv(status, m_rvUnavailable)) {
-        m_rvUnavailable = true;
-        startList(now, true);
-        return;
-    }
-    backoffThen(Next::ListAndWatch, now);
+    m_reflector.listFailed(status, now);
 }
 
 void ClusterReflector::watchRequestError(const ApiStatus& status, TimeUs now) {
-    const ClientProfile& p = m_config.profile;
-    if (m_watchList && status.code == 422 && p.watchListFallsBackToList(status)) {
-        // The server has no watch-list (gate off): client-go falls back to LIST, no anomaly.
-        m_awaitingInitialEnd = false;
-        startList(now);
-        return;
-    }
-    noteTrouble(status);
-    m_hub.watchError(m_hubId, now, status.toObserved(m_lastSyncRv, serverName()));
-    if (m_watchList) {
-        watchListFailed(status, now);
-        return;
-    }
-    backoffThen(p.rewatchesAfterWatchRequestError(status, m_everSynced) ? Next::Watch
-                                                                        : Next::ListAndWatch,
-                now);
-}
-
-void ClusterReflector::watchListFailed(const ApiStatus& status, TimeUs now) {
-    const ClientProfile& p = m_config.profile;
-    m_awaitingInitialEnd = false;
-    switch (p.watchListRetries(status)) {
-    case ClientProfile::WatchListRetry::AfterBackoff:
-        backoffThen(Next::WatchList, now);
-        return;
-    case ClientProfile::WatchListRetry::AtOnceWithEmptyRv:
-        if (!m_rvUnavailable) {
-            m_rvUnavailable = true;
-            startWatch(true, now);
-            return;
-        }
-        break; // RV="" cannot be too old or too large: not retried again
-    case ClientProfile::WatchListRetry::No:
-        break;
-    }
-    if (p.watchListFallsBackToList(status)) {
-        // 0.29+ on any error the loop does not retry, 0.27-0.28 on a 422 Invalid: a LIST and a
-        // WATCH in this ListAndWatch; the next one starts with a watch-list again.
-        startList(now);
-        return;
-    }
-    backoffThen(Next::ListAndWatch, now);
+    // A watch-list the server does not have (gate off) falls back to LIST: an error the watcher
+    // counts, no trouble that could explain a gap.
+    if (!m_reflector.watchListFallsBackQuietly(status))
+        noteTrouble(status);
+    m_hub.watchError(m_hubId, now, status.toObserved(m_reflector.lastSyncRv(), serverName()));
+    m_reflector.watchRequestFailed(status, now);
 }
 
 void ClusterReflector::progressTo(ResourceVersion rv) {

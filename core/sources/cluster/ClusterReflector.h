@@ -4,10 +4,10 @@
 #include "http/HttpFrameKind.h"
 #include "http/HttpRequest.h"
 #include "kube/ApiStatus.h"
-#include "kube/Backoff.h"
 #include "kube/ClientProfile.h"
+#include "kube/Reflector.h"
+#include "kube/ReflectorDriver.h"
 #include "kube/ResourceCatalog.h"
-#include "kube/RestRetries.h"
 #include "model/Frame.h"
 #include "model/KeyPresence.h"
 #include "model/Observation.h"
@@ -32,17 +32,15 @@ class ProtoListDecoder;
 class EventJournal;
 class KeyTable;
 
-// One informer's reflector against real apiservers over HTTP, with the semantics of a client-go
-// version (ClientProfile): LIST with the pager (500 a page, continue tokens), WATCH from the
-// list RV with bookmarks and a random timeoutSeconds in [300, 600), a watch-list at the start of
-// every ListAndWatch of a watch-list client with its fallback to LIST for that cycle, the relist
-// RV rules after 410/504, backoff, and rest.Request's own Retry-After retries below all that. It
-// only describes what it sees to the detectors. With several apiservers it moves to the next one on
-// every new connection, as a client behind a load balancer does.
+// One informer against real apiservers over HTTP, with the semantics of a client-go version: the
+// shared Reflector decides what it asks for (pager, watch, watch-list, relist RV, backoff,
+// rest.Request's retries); this sends it over HTTP, decodes the answers and only describes what
+// it sees to the detectors. With several apiservers it moves to the next one on every new
+// connection, as a client behind a load balancer does.
 //
 // Requests go out through `submit`; the frames of those requests come back through onFrame()
 // (the source routes them by request id). Runs on the session thread.
-class ClusterReflector {
+class ClusterReflector : private ReflectorDriver {
 public:
     struct Config {
         QString id; // watcher id shown to users: "informer/configmaps@apiserver-1"
@@ -62,7 +60,7 @@ public:
 
     ClusterReflector(Config config, DetectorHub& hub, KeyTable& keys, Submit submit, Cancel cancel,
                      NextId nextId, std::uint64_t seed);
-    ~ClusterReflector();
+    ~ClusterReflector() override;
 
     void start(TimeUs now);
     void onFrame(const Frame& frame, TimeUs now);
@@ -75,13 +73,13 @@ public:
 
     const Config& config() const { return m_config; }
     WatcherId hubId() const { return m_hubId; }
-    ResourceVersion resourceVersion() const { return m_lastSyncRv; }
+    ResourceVersion resourceVersion() const { return m_reflector.lastSyncRv(); }
     ResourceVersion highestSeen() const { return m_highest; }
-    QString stateName() const;
+    QString stateName() const { return m_reflector.stateName(); }
     QString serverName() const { return m_config.servers.value(m_server); }
     int serverIndex() const { return m_server; }
     std::int64_t eventsReceived() const { return m_events; }
-    int relists() const { return m_relists; }
+    int relists() const { return m_reflector.relists(); }
     // Requests sent again by the REST layer after a 429/5xx with Retry-After, or a connection
     // closed before any answer (client-go's rest_client_request_retries_total): the reflector
     // above never saw those answers.
@@ -106,36 +104,24 @@ public:
     const RevisionAccount& account() const { return m_account; }
 
 private:
-    enum class State { Idle, Listing, Watching, Backoff, Stopped };
-    // After a backoff: a new ListAndWatch (watch-list or LIST), a re-watch, or the watch-list
-    // loop's own retry (a 429 or refused watch-list).
-    enum class Next { ListAndWatch, Watch, WatchList };
     enum class Phase { None, List, Watch };
 
-    // reflector.ListAndWatch: a watch-list for a watch-list client, else a LIST.
-    void startListAndWatch(TimeUs now);
-    // The LIST of this ListAndWatch: a new pager.List. `retry`: the reflector's RV="" list after
-    // a 410 or a too-large RV, on the same pager (its page size).
-    void startList(TimeUs now, bool retry = false);
-    // The next request of the pager: its first page (or only page), a continue page, or its full
-    // list after a 410 on a continue page.
-    void sendListPage(TimeUs now);
-    void startWatch(bool watchList, TimeUs now);
-    void backoffThen(Next next, TimeUs now);
-    Backoff& backoffFor(Next next);
-    // retry: the REST layer sends the request in flight again (its attempt count goes on).
+    // ReflectorDriver
+    void listStarted(const ListRequest& list) override;
+    void sendListPage(const ListPageRequest& page) override;
+    void listed(ResourceVersion rv) override;
+    void sendWatch(const WatchRequest& watch) override;
+    void resend() override;
+    void abandon() override;
+
+    // retry: the REST layer sends the request in flight again.
     void send(HttpRequest request, TimeUs now, bool retry = false);
     void onHead(const HttpResponseHead& head, TimeUs now);
     void onBody(const QByteArray& bytes, TimeUs now);
     void onEnd(HttpErrorKind error, const QString& message, TimeUs now);
     static RestRetries::Failure failureOf(HttpErrorKind error);
-    void listFinished(TimeUs now);
     void listError(const ApiStatus& status, TimeUs now);
     void watchRequestError(const ApiStatus& status, TimeUs now);
-    // A watch-list ended before its initial-events-end bookmark with `status` (its request
-    // refused, an ERROR event, a very short stream): retried by the watch-list loop, a LIST in
-    // this ListAndWatch, or ListAndWatch returns the error.
-    void watchListFailed(const ApiStatus& status, TimeUs now);
     // One event as received: a JSON object, or a protobuf frame (m_protoStream).
     void watchEvent(std::string_view bytes, TimeUs now);
     void journalEvent(const ObservedEvent& o, std::string_view bytes, TimeUs now);
@@ -162,13 +148,10 @@ private:
     Cancel m_cancel;
     NextId m_nextId;
     SeededRandom m_rng;
-    Backoff m_backoff;        // after ListAndWatch returned (ClientProfile::relistBackoff)
-    Backoff m_rewatchBackoff; // before a re-watch, 0.27 and older (oneBackoffManager)
+    Reflector m_reflector;
     WatcherId m_hubId = -1;
     std::uint16_t m_journalWatcher = 0;
-    State m_state = State::Idle;
-    Next m_next = Next::ListAndWatch;
-    TimeUs m_retryAt = 0;
+    TimeUs m_now = 0; // of the frame or tick being handled: the Reflector's calls carry none
     int m_server = 0;
 
     // The request in flight.
@@ -178,14 +161,10 @@ private:
     QByteArray m_errorBody; // a non-200 answer's body (a Status), small
     // A 401 whose credential the transport replaces for the requests that follow.
     bool m_credentialReplaced = false;
-    TimeUs m_requestStart = 0;
     TimeUs m_watchDeadline = 0;
-    WatchRequest m_watchRequest;  // the watch in flight, told to the detectors once accepted
-    bool m_watchAccepted = false; // the server answered it 200
-    int m_cutOff = -1;            // the request cancelled for running past its deadline
-    bool m_watchHadError = false;
-    bool m_watchErrorRewatches = false; // that ERROR was one client-go re-watches after (429)
-    std::int64_t m_watchEvents = 0;
+    WatchRequest m_watchRequest;     // the watch in flight, told to the detectors once accepted
+    bool m_watchAccepted = false;    // the server answered it 200
+    int m_cutOff = -1;               // the request cancelled for running past its deadline
     std::int64_t m_watchTimeout = 0; // its timeoutSeconds
     // A quiet watch whose connection died unseen (kQuietWatchLimit in ClusterReflector.cpp).
     TimeUs m_lastByteAt = 0;            // its response head or last body bytes
@@ -195,10 +174,8 @@ private:
 
     // rest.Request's retries of the request in flight.
     HttpRequest m_sent; // to send again
-    RestRetries m_rest;
-    bool m_retrying = false; // this answer is a 429/5xx with Retry-After the REST layer retries
-    TimeUs m_retryAfter = 0; // its Retry-After
-    TimeUs m_resendAt = -1;  // >= 0: waiting to send m_sent again then
+    // This answer is one the REST layer retries (a 429/5xx with Retry-After, a reset): the wait.
+    std::optional<TimeUs> m_retryWait;
     int m_httpRetries = 0;
 
     // LIST.
@@ -206,19 +183,7 @@ private:
     std::unique_ptr<ListStreamDecoder> m_list;
     std::unique_ptr<ProtoListDecoder> m_protoList;
     std::vector<ObservedEvent> m_listed;
-    std::string m_continue;       // the next page's token; empty: the request is no continue page
-    ResourceVersion m_listRv = 0; // requested, then the first page's
     std::int64_t m_listItems = 0;
-    bool m_listRvEmpty = false;
-    // tools/pager of this ListAndWatch: the page size (0: unpaginated) and the RV it was asked
-    // for, which a full list after a 410 on a continue page asks for again.
-    std::int64_t m_pageSize = 0;
-    ResourceVersion m_requestedRv = 0;
-    bool m_listedFromZero = false; // this ListAndWatch's list asked for RV="0"
-    bool m_paged = false;          // pager.List's paginatedResult: a page had a continue token
-    // reflector.paginatedResult: an RV="0" list came back in pages (no watch cache: events),
-    // so every later list is paged too, at its exact RV.
-    bool m_paginatedResult = false;
 
     // WATCH. The response's Content-Type picks the framing and decoder: a protobuf stream
     // (--wire protobuf, a built-in resource) or JSON (everything else, and any server that
@@ -230,17 +195,11 @@ private:
     ProtoWatchEventDecoder m_protoDecoder;
     WatchEventJson m_event;
     std::vector<ObservedEvent> m_pending; // decoded, not yet reported (one chunk's worth)
-    bool m_watchList = false;             // this watch is a watch-list (sendInitialEvents)
-    bool m_awaitingInitialEnd = false;
-    // An ERROR event before the initial-events-end bookmark, acted on once the chunk is read.
-    std::optional<ApiStatus> m_watchListError;
+    // An ERROR event, acted on once the chunk is read.
+    std::optional<ApiStatus> m_watchError;
 
-    ResourceVersion m_lastSyncRv = 0;
     ResourceVersion m_highest = 0;
-    bool m_everSynced = false;
-    bool m_rvUnavailable = false;
     std::int64_t m_events = 0;
-    int m_relists = 0;
     TimeUs m_lastEventAt = 0;
     ResourceVersion m_highestEvent = 0;
     TimeUs m_highestEventAt = 0;
