@@ -85,9 +85,13 @@ lines += ["", "## Server: `serve` against the real kube-apiserver of the same ve
           "`tests/real/tst_realserve`: the same GETs to `serve --server-version V` and to the real",
           "kube-apiserver V (`tests/peers`), requests whose answer does not depend on the objects a",
           "server holds. Compared: status, Content-Type, Retry-After and the Status body (numbers",
-          "of three digits or more in messages and details as N: RVs, the current revision).",
-          "Not in the script yet: discovery, the objects of lists and their paging under each RV",
-          "rule, watch-list bookmarks byte for byte, Tables, protobuf.", ""]
+          "of three digits or more in messages and details as N: RVs, the current revision); a",
+          "watch-list's initial-events-end bookmark byte for byte but its RV; the `/api/v1`",
+          "discovery entry of each resource serve serves (its verbs on a row of their own), and",
+          "`/api` as kubectl 1.30+ asks for it (aggregated, apidiscovery.k8s.io/v2): its envelope",
+          "and each served resource's entry. Not in the script yet: discovery of other groups,",
+          "subresources, ETag and Vary, the objects of lists and their paging under each RV rule,",
+          "Tables, protobuf.", ""]
 versions = sorted({r["version"] for r in server_rows}, key=release_key)
 requests = []
 for r in server_rows:

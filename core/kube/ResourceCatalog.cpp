@@ -14,13 +14,15 @@ struct Known {
     const char* version;
     bool namespaced;
     const char* shortNames; // comma-separated
+    // The categories discovery lists ("all": what `kubectl get all` shows).
+    const char* categories = ""; // comma-separated
 };
 
 constexpr std::array kKnown = {
     Known{"configmaps", "configmap", "ConfigMap", "", "v1", true, "cm"},
-    Known{"pods", "pod", "Pod", "", "v1", true, "po"},
+    Known{"pods", "pod", "Pod", "", "v1", true, "po", "all"},
     Known{"secrets", "secret", "Secret", "", "v1", true, ""},
-    Known{"services", "service", "Service", "", "v1", true, "svc"},
+    Known{"services", "service", "Service", "", "v1", true, "svc", "all"},
     Known{"endpoints", "endpoints", "Endpoints", "", "v1", true, "ep"},
     Known{"events", "event", "Event", "", "v1", true, "ev"},
     Known{"nodes", "node", "Node", "", "v1", false, "no"},
@@ -29,13 +31,13 @@ constexpr std::array kKnown = {
     Known{"persistentvolumeclaims", "persistentvolumeclaim", "PersistentVolumeClaim", "", "v1",
           true, "pvc"},
     Known{"persistentvolumes", "persistentvolume", "PersistentVolume", "", "v1", false, "pv"},
-    Known{"deployments", "deployment", "Deployment", "apps", "v1", true, "deploy"},
-    Known{"replicasets", "replicaset", "ReplicaSet", "apps", "v1", true, "rs"},
-    Known{"statefulsets", "statefulset", "StatefulSet", "apps", "v1", true, "sts"},
-    Known{"daemonsets", "daemonset", "DaemonSet", "apps", "v1", true, "ds"},
+    Known{"deployments", "deployment", "Deployment", "apps", "v1", true, "deploy", "all"},
+    Known{"replicasets", "replicaset", "ReplicaSet", "apps", "v1", true, "rs", "all"},
+    Known{"statefulsets", "statefulset", "StatefulSet", "apps", "v1", true, "sts", "all"},
+    Known{"daemonsets", "daemonset", "DaemonSet", "apps", "v1", true, "ds", "all"},
     Known{"leases", "lease", "Lease", "coordination.k8s.io", "v1", true, ""},
     Known{"endpointslices", "endpointslice", "EndpointSlice", "discovery.k8s.io", "v1", true, ""},
-    Known{"jobs", "job", "Job", "batch", "v1", true, ""},
+    Known{"jobs", "job", "Job", "batch", "v1", true, "", "all"},
     // node.k8s.io/v1 from 1.20 (v1beta1 before): cluster-scoped.
     Known{"runtimeclasses", "runtimeclass", "RuntimeClass", "node.k8s.io", "v1", false, ""},
 };
@@ -49,6 +51,7 @@ ResourceInfo toInfo(const Known& k) {
     r.version = QString::fromLatin1(k.version);
     r.namespaced = k.namespaced;
     r.shortNames = QString::fromLatin1(k.shortNames).split(u',', Qt::SkipEmptyParts);
+    r.categories = QString::fromLatin1(k.categories).split(u',', Qt::SkipEmptyParts);
     return r;
 }
 

@@ -15,6 +15,7 @@ struct ResourceInfo {
     QString version;  // v1
     bool namespaced = true;
     QStringList shortNames;
+    QStringList categories; // "all" for what `kubectl get all` lists
 
     QString groupVersion() const { return group.isEmpty() ? version : group + u'/' + version; }
     // "configmaps" or "deployments.apps": the name --resources and metrics use.

@@ -55,6 +55,9 @@ struct ServerProfile {
     bool priorityAndFairness() const { return minor >= 20; }
     // SizeBasedListCostEstimate (beta, on from 1.34): APF charges a list by the bytes it loads.
     bool sizeBasedListCostEstimate() const { return minor >= 34; }
+    // ObjectMeta.creationTimestamp carries omitzero from 1.34 (apimachinery's types.go at
+    // v0.34.0): a zero one - a bookmark's - is left out of JSON instead of written null.
+    bool writesZeroCreationTimestamp() const { return minor <= 33; }
 
     TimeUs eventFreshDuration = seconds(75); // DefaultEventFreshDuration: bookmark period + 15 s
     TimeUs requestTimeout = seconds(60);     // kube-apiserver --request-timeout

@@ -150,10 +150,14 @@ void ApiHandler::handle(const HttpRequestInfo& request, const std::shared_ptr<Re
     if (isGet && path == QLatin1String("/metrics"))
         return text(200, m_metrics ? m_metrics() : std::string(),
                     "text/plain; version=0.0.4; charset=utf-8");
-    if (isGet && path == QLatin1String("/api"))
-        return text(200, m_discovery.coreVersions(), kJson);
-    if (isGet && path == QLatin1String("/apis"))
-        return text(200, m_discovery.groups(), kJson);
+    if (isGet && (path == QLatin1String("/api") || path == QLatin1String("/apis"))) {
+        const bool core = path == QLatin1String("/api");
+        const std::string aggregated = m_discovery.aggregatedVersionFor(request.accept);
+        if (!aggregated.empty())
+            return text(200, m_discovery.aggregated(core, aggregated),
+                        DiscoveryDocuments::aggregatedContentType(aggregated));
+        return text(200, core ? m_discovery.coreVersions() : m_discovery.groups(), kJson);
+    }
     const QStringList parts = path.split(u'/', Qt::SkipEmptyParts);
     if (isGet && parts.size() == 2 && parts[0] == QLatin1String("api")) {
         bool found = false;
@@ -375,9 +379,11 @@ void ApiHandler::watch(const ApiRequest& api, int resource, const std::string& a
             return sink->abort();
         return respondStatus(*sink, status);
     }
-    auto stream =
-        std::make_unique<WatchStream>(m_cluster.keyspace(), info, w, sink, filters,
-                                      std::move(labels), encoding == ServedEncoding::Protobuf);
+    WatchStream::Encoding written;
+    written.protobuf = encoding == ServedEncoding::Protobuf;
+    written.zeroCreationTimestamp = m_cluster.profile().writesZeroCreationTimestamp();
+    auto stream = std::make_unique<WatchStream>(m_cluster.keyspace(), info, w, sink, filters,
+                                                std::move(labels), written);
     if (stream->pump())
         m_watches.push_back(std::move(stream));
 }

@@ -38,14 +38,16 @@ void appendEvent(std::string& out, WatchEventType type, const KeyValue& kv, Reso
 }
 
 void appendBookmark(std::string& out, const ResourceInfo& info, ResourceVersion rv,
-                    bool initialEventsEnd) {
+                    bool initialEventsEnd, bool zeroCreationTimestamp) {
     out += R"({"type":"BOOKMARK","object":{"kind":)";
     appendJsonString(out, info.kind);
     out += R"(,"apiVersion":)";
     appendJsonString(out, info.groupVersion());
     out += R"(,"metadata":{"resourceVersion":")";
     out += std::to_string(rv);
-    out += R"(","creationTimestamp":null)";
+    out += '"';
+    if (zeroCreationTimestamp)
+        out += R"(,"creationTimestamp":null)";
     if (initialEventsEnd)
         out += R"(,"annotations":{"k8s.io/initial-events-end":"true"})";
     out += "}}}\n";

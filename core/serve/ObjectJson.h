@@ -18,9 +18,10 @@ void appendObject(std::string& out, const KeyValue& kv, ResourceVersion rv);
 // {"type":"ADDED","object":{...}}\n
 void appendEvent(std::string& out, WatchEventType type, const KeyValue& kv, ResourceVersion rv);
 // A BOOKMARK: an empty object of the watched kind with only its resourceVersion (and the
-// k8s.io/initial-events-end annotation that ends a watch-list's initial events).
+// k8s.io/initial-events-end annotation that ends a watch-list's initial events), and
+// "creationTimestamp":null up to 1.33 (ServerProfile::writesZeroCreationTimestamp).
 void appendBookmark(std::string& out, const ResourceInfo& info, ResourceVersion rv,
-                    bool initialEventsEnd);
+                    bool initialEventsEnd, bool zeroCreationTimestamp);
 void appendError(std::string& out, const ApiStatus& status);
 // {"kind":"ConfigMapList","apiVersion":"v1","metadata":{...},"items":[ — items follow, then
 // closeList().

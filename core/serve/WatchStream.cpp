@@ -8,10 +8,11 @@ namespace ws {
 
 WatchStream::WatchStream(const SimKeyspace& keyspace, ResourceInfo info,
                          std::shared_ptr<ServerWatch> watch, std::shared_ptr<ResponseSink> sink,
-                         FieldSelector fields, std::optional<LabelSelector> labels, bool protobuf)
+                         FieldSelector fields, std::optional<LabelSelector> labels,
+                         Encoding encoding)
     : m_keyspace(keyspace), m_info(std::move(info)), m_watch(std::move(watch)),
       m_sink(std::move(sink)), m_fields(std::move(fields)), m_labels(std::move(labels)),
-      m_protobuf(protobuf) {}
+      m_protobuf(encoding.protobuf), m_zeroCreationTimestamp(encoding.zeroCreationTimestamp) {}
 
 bool WatchStream::wanted(const WatchDelivery& d) const {
     if (!d.object)
@@ -37,7 +38,8 @@ bool WatchStream::append(const WatchDelivery& d) {
         if (m_protobuf)
             ObjectProto::appendBookmark(m_out, m_info, d.rv, d.initialEventsEnd);
         else
-            ObjectJson::appendBookmark(m_out, m_info, d.rv, d.initialEventsEnd);
+            ObjectJson::appendBookmark(m_out, m_info, d.rv, d.initialEventsEnd,
+                                       m_zeroCreationTimestamp);
         return true;
     default:
         if (!wanted(d))

@@ -26,11 +26,17 @@ public:
     // holds up to 4 MiB until the dispatch budget closes it.
     static constexpr std::size_t kHighWater = 4 * 1024 * 1024;
 
-    // protobuf: length-delimited protobuf frames (ObjectProto; the caller checked that the
-    // resource has them) instead of JSON events.
+    // How the events are written.
+    struct Encoding {
+        // Length-delimited protobuf frames (ObjectProto; the caller checked that the resource
+        // has them) instead of JSON events.
+        bool protobuf = false;
+        // JSON bookmarks carry "creationTimestamp":null (ServerProfile).
+        bool zeroCreationTimestamp = false;
+    };
     WatchStream(const SimKeyspace& keyspace, ResourceInfo info, std::shared_ptr<ServerWatch> watch,
                 std::shared_ptr<ResponseSink> sink, FieldSelector fields,
-                std::optional<LabelSelector> labels, bool protobuf = false);
+                std::optional<LabelSelector> labels, Encoding encoding);
     // false once the stream is over (the caller drops it).
     bool pump();
     std::int64_t eventsSent() const { return m_events; }
@@ -48,6 +54,7 @@ private:
     FieldSelector m_fields;
     std::optional<LabelSelector> m_labels;
     bool m_protobuf = false;
+    bool m_zeroCreationTimestamp = false;
     bool m_started = false;
     std::int64_t m_events = 0;
     std::string m_out;
